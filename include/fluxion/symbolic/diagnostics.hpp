@@ -1,0 +1,27 @@
+#pragma once
+// Diagnostics of the symbolic layer. Each is a class template named after the
+// mistake and parameterized by the names involved, so the compiler's
+// "in instantiation of ..." line names the symbol while the static_assert
+// says, in one sentence, what is wrong.
+#include <fluxion/config/fixed_string.hpp>
+#include <fluxion/detail/mp.hpp>
+
+namespace fluxion::diagnostics {
+
+template <fixed_string Symbol, int Declared, int Given>
+struct symbol_used_with_wrong_number_of_indices {
+  static_assert(detail::always_false_v<Symbol>,
+                "fluxion: a symbol is indexed with a different number of indices than the index "
+                "spaces it is declared over; the symbol, its declared rank and the number given are "
+                "the arguments of this template.");
+};
+
+template <fixed_string Symbol, int Position, fixed_string DeclaredSpace, fixed_string GivenSpace>
+struct index_variable_over_wrong_space {
+  static_assert(detail::always_false_v<Symbol>,
+                "fluxion: a symbol is indexed by an index variable over another space than the one "
+                "it is declared over at that position; the symbol, the position, the declared space "
+                "and the variable's space are the arguments of this template.");
+};
+
+}  // namespace fluxion::diagnostics

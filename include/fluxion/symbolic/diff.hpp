@@ -1,0 +1,183 @@
+#pragma once
+// Exact symbolic differentiation of lowered expressions.
+//
+// `derivative_t<E, W>` is dE/dW where W is a reference `ref<Sym, J...>` to
+// the element J... of a symbol; the J are index variables standing for "any
+// element". Derivatives of indexed references are Kronecker deltas of their
+// indices, so a structured Jacobian block stays a constant-size expression
+// whatever the extents. Aliases are differentiated through by the chain rule.
+#include <type_traits>
+
+#include <fluxion/symbolic/node.hpp>
+#include <fluxion/symbolic/simplify.hpp>
+#include <fluxion/symbolic/traverse.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+template <class E, class W>
+struct diff;
+
+template <class E, class W>
+using diff_t = typename diff<E, W>::type;
+
+template <class... F>
+struct product_of;
+template <>
+struct product_of<> {
+  using type = one;
+};
+template <class F, class... Rest>
+struct product_of<F, Rest...> {
+  using type = simplify::mul<F, typename product_of<Rest...>::type>;
+};
+
+// Leaves: numbers, time and deltas are constant in every symbol.
+template <class E, class W>
+struct diff {
+  using type = zero;
+};
+
+template <class Sym, class... I, class WSym, class... J>
+struct diff<ref<Sym, I...>, ref<WSym, J...>> {
+  static constexpr auto pick() {
+    if constexpr (symbol_expansion<Sym>::is_alias) {
+      using X = symbol_expansion<Sym>;
+      using body_derivative = diff_t<typename X::body, ref<WSym, J...>>;
+      return type_identity<subst_all_t<body_derivative, typename X::vars, type_list<I...>>>{};
+    } else if constexpr (std::is_same_v<Sym, WSym>) {
+      return type_identity<typename product_of<kdelta<I, J>...>::type>{};
+    } else {
+      return type_identity<zero>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+template <class A, class W>
+struct diff<unary<op::neg, A>, W> {
+  using type = simplify::neg<diff_t<A, W>>;
+};
+template <class A, class W>
+struct diff<unary<op::exp, A>, W> {
+  using type = simplify::mul<unary<op::exp, A>, diff_t<A, W>>;
+};
+template <class A, class W>
+struct diff<unary<op::log, A>, W> {
+  using type = simplify::div<diff_t<A, W>, A>;
+};
+template <class A, class W>
+struct diff<unary<op::sqrt, A>, W> {
+  using type = simplify::div<diff_t<A, W>, simplify::mul<lit<2.0>, unary<op::sqrt, A>>>;
+};
+template <class A, class W>
+struct diff<unary<op::sin, A>, W> {
+  using type = simplify::mul<unary<op::cos, A>, diff_t<A, W>>;
+};
+template <class A, class W>
+struct diff<unary<op::cos, A>, W> {
+  using type = simplify::neg<simplify::mul<unary<op::sin, A>, diff_t<A, W>>>;
+};
+template <class A, class W>
+struct diff<unary<op::tanh, A>, W> {
+  using type = simplify::mul<simplify::sub<one, simplify::make_powi<unary<op::tanh, A>, 2>>, diff_t<A, W>>;
+};
+template <class A, class W>
+struct diff<unary<op::abs, A>, W> {
+  using type = simplify::mul<simplify::make_unary<op::sign, A>, diff_t<A, W>>;
+};
+
+template <class A, class B, class W>
+struct diff<binary<op::add, A, B>, W> {
+  using type = simplify::add<diff_t<A, W>, diff_t<B, W>>;
+};
+template <class A, class B, class W>
+struct diff<binary<op::sub, A, B>, W> {
+  using type = simplify::sub<diff_t<A, W>, diff_t<B, W>>;
+};
+template <class A, class B, class W>
+struct diff<binary<op::mul, A, B>, W> {
+  using type = simplify::add<simplify::mul<diff_t<A, W>, B>, simplify::mul<A, diff_t<B, W>>>;
+};
+template <class A, class B, class W>
+struct diff<binary<op::div, A, B>, W> {
+  // d(a/b) = da/b - a db / b^2
+  using type = simplify::sub<simplify::div<diff_t<A, W>, B>,
+                             simplify::div<simplify::mul<A, diff_t<B, W>>, simplify::make_powi<B, 2>>>;
+};
+template <class A, class B, class W>
+struct diff<binary<op::pow, A, B>, W> {
+  using dA = diff_t<A, W>;
+  using dB = diff_t<B, W>;
+  static constexpr auto pick() {
+    if constexpr (simplify::is_zero<dB>) {
+      // b a^(b-1) da
+      return type_identity<simplify::mul<simplify::mul<B, simplify::make_binary<op::pow, A, simplify::sub<B, one>>>, dA>>{};
+    } else {
+      // a^b (db log a + b da / a)
+      return type_identity<simplify::mul<
+          binary<op::pow, A, B>,
+          simplify::add<simplify::mul<dB, unary<op::log, A>>, simplify::div<simplify::mul<B, dA>, A>>>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+template <class A, class B, class W>
+struct diff<binary<op::min, A, B>, W> {
+  using type = simplify::make_where<binary<op::le, A, B>, diff_t<A, W>, diff_t<B, W>>;
+};
+template <class A, class B, class W>
+struct diff<binary<op::max, A, B>, W> {
+  using type = simplify::make_where<binary<op::ge, A, B>, diff_t<A, W>, diff_t<B, W>>;
+};
+
+template <class A, int N, class W>
+struct diff<powi<A, N>, W> {
+  using type = simplify::mul<simplify::mul<lit<double(N)>, simplify::make_powi<A, N - 1>>, diff_t<A, W>>;
+};
+
+template <class C, class A, class B, class W>
+struct diff<where_node<C, A, B>, W> {
+  using type = simplify::make_where<C, diff_t<A, W>, diff_t<B, W>>;
+};
+
+template <class V, class A, class W>
+struct diff<reduce<op::sum, V, A>, W> {
+  using type = simplify::make_reduce<op::sum, V, diff_t<A, W>>;
+};
+
+// d prod_k a(k) = sum_j da(j) prod_k (k == j ? 1 : a(k)), exact where a(k) = 0.
+template <class V, class A, class W>
+struct diff<reduce<op::prod, V, A>, W> {
+  using J = ivar<typename V::space, V::id + (1 << 16)>;
+  using dA = diff_t<A, W>;
+  using others = reduce<op::prod, V, where_node<kdelta<V, J>, one, A>>;
+  using type = simplify::make_reduce<op::sum, J, simplify::mul<subst_t<dA, V, J>, others>>;
+};
+
+// d min_k a(k) = sum_k (a(k) == min ? da(k) : 0): the derivative of the
+// attained element (ties count each, a subgradient choice).
+template <class Op, class V, class A, class W>
+  requires(std::is_same_v<Op, op::minimum> || std::is_same_v<Op, op::maximum>)
+struct diff<reduce<Op, V, A>, W> {
+  using J = ivar<typename V::space, V::id + (1 << 16)>;
+  using extremum = reduce<Op, J, subst_t<A, V, J>>;
+  using type = simplify::make_reduce<op::sum, V, simplify::make_where<binary<op::eq, A, extremum>, diff_t<A, W>, zero>>;
+};
+
+template <class V, class A, class W>
+struct diff<at_previous<V, A>, W> {
+  using type = simplify::make_at_previous<V, diff_t<A, W>>;
+};
+template <class V, class A, class W>
+struct diff<if_next<V, A>, W> {
+  using type = simplify::make_if_next<V, diff_t<A, W>>;
+};
+
+}  // namespace detail
+
+template <class E, class W>
+using derivative_t = detail::diff_t<E, W>;
+
+}  // namespace fluxion

@@ -1,0 +1,425 @@
+#pragma once
+// Expression nodes. Every node is a structural aggregate, so a whole model
+// can be a template argument; literals keep their value in the node until the
+// model is lowered (symbolic/lower.hpp), after which every node is an empty
+// type and evaluation is a static function of the node type alone.
+//
+// An evaluation context `C` provides `C::scalar`, `time()` and
+// `read<Sym>(i...)`; an environment binds index variables (index.hpp).
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <fluxion/config/fixed_string.hpp>
+#include <fluxion/config/macros.hpp>
+#include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/index.hpp>
+#include <fluxion/symbolic/ops.hpp>
+
+namespace fluxion {
+
+template <class T>
+concept expression = requires { typename std::remove_cvref_t<T>::fluxion_node; };
+
+template <class T>
+concept arithmetic = std::is_arithmetic_v<std::remove_cvref_t<T>> && !std::is_same_v<std::remove_cvref_t<T>, bool>;
+
+// --- leaves ----------------------------------------------------------------
+
+// A number written in an expression (`0.5 * x`), before lowering.
+struct literal {
+  using fluxion_node = void;
+  double value;
+};
+
+// A number after lowering: the value is part of the type.
+template <double V>
+struct lit {
+  using fluxion_node = void;
+  static constexpr double value = V;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E&) {
+    return static_cast<typename C::scalar>(V);
+  }
+};
+
+using zero = lit<0.0>;
+using one = lit<1.0>;
+
+// A named compile-time constant: `constexpr fx::constant<"N0", 1000.0> N0;`.
+template <fixed_string Name, double V>
+struct constant {
+  using fluxion_node = void;
+  static constexpr auto name = Name;
+  static constexpr double value = V;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E&) {
+    return static_cast<typename C::scalar>(V);
+  }
+};
+
+// Time, a native scalar of the evaluation's type.
+struct time_node {
+  using fluxion_node = void;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E&) {
+    return c.time();
+  }
+};
+inline constexpr time_node t{};
+
+// --- operations --------------------------------------------------------------
+
+template <class Op, class A>
+struct unary {
+  using fluxion_node = void;
+  A a;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr auto eval(const C& c, const E& e) {
+    return Op::apply(A::eval(c, e));
+  }
+};
+
+template <class Op, class A, class B>
+struct binary {
+  using fluxion_node = void;
+  A a;
+  B b;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr auto eval(const C& c, const E& e) {
+    const auto x = A::eval(c, e);
+    const auto y = B::eval(c, e);
+    using V = std::common_type_t<decltype(x), decltype(y)>;
+    return Op::apply(static_cast<V>(x), static_cast<V>(y));
+  }
+};
+
+// pow with an integer exponent, as written (exponent not yet in the type).
+template <class A>
+struct pow_int_written {
+  using fluxion_node = void;
+  A a;
+  int n;
+};
+
+// pow with an integer exponent, lowered.
+template <class A, int N>
+struct powi {
+  using fluxion_node = void;
+  A a;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr auto eval(const C& c, const E& e) {
+    return math::ipow<N>(A::eval(c, e));
+  }
+};
+
+// Piecewise: cond ? a : b (only the chosen branch is evaluated).
+template <class Cond, class A, class B>
+struct where_node {
+  using fluxion_node = void;
+  Cond cond;
+  A a;
+  B b;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    using T = typename C::scalar;
+    return Cond::eval(c, e) ? static_cast<T>(A::eval(c, e)) : static_cast<T>(B::eval(c, e));
+  }
+};
+
+// A reduction of A over every element of Var's space.
+template <class Op, index_variable Var, class A>
+struct reduce {
+  using fluxion_node = void;
+  A a;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    using T = typename C::scalar;
+    T acc = static_cast<T>(A::eval(c, e.template bind<Var>(0)));
+    for (int i = 1; i < Var::space::extent; ++i)
+      acc = Op::template combine<T>(acc, static_cast<T>(A::eval(c, e.template bind<Var>(i))));
+    return acc;
+  }
+};
+
+// Stage transport building blocks. at_previous evaluates A one stage back
+// (zero at the first stage); if_next evaluates A only where a next stage
+// exists (zero at the last), so outflow from stage k is inflow to k+1.
+template <index_variable Var, class A>
+struct at_previous {
+  using fluxion_node = void;
+  A a;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    const int k = Var::value(e);
+    if (k == 0) return typename C::scalar(0);
+    return A::eval(c, e.template rebind<Var>(k - 1));
+  }
+};
+
+template <index_variable Var, class A>
+struct if_next {
+  using fluxion_node = void;
+  A a;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    if (Var::value(e) + 1 >= Var::space::extent) return typename C::scalar(0);
+    return A::eval(c, e);
+  }
+};
+
+// Kronecker delta of two index expressions: 1 where both name one element.
+template <class I, class J>
+struct kdelta {
+  using fluxion_node = void;
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E& e) {
+    return I::value(e) == J::value(e) ? typename C::scalar(1) : typename C::scalar(0);
+  }
+};
+
+// --- symbols and references --------------------------------------------------
+
+template <class Sym, class... I>
+struct ref;
+
+namespace detail {
+template <class I>
+struct slot_of;
+template <class S, int Id, fixed_string N>
+struct slot_of<ivar<S, Id, N>> {
+  using type = index_slot<ivar<S, Id, N>>;
+  static constexpr int offset(ivar<S, Id, N>) { return 0; }
+};
+template <class V>
+struct slot_of<shifted_ivar<V>> {
+  using type = index_slot<V>;
+  static constexpr int offset(shifted_ivar<V> s) { return s.offset; }
+};
+template <>
+struct slot_of<int> {
+  using type = index_slot<void>;
+  static constexpr int offset(int n) { return n; }
+};
+
+template <class Sym, class... I>
+struct shape_check;
+}  // namespace detail
+
+// A named symbol of a given kind shaped over index spaces. Kinds (state,
+// parameter, alias, observable) are defined by the model layer.
+template <class Kind, fixed_string Name, class... Spaces>
+struct symbol {
+  using fluxion_node = void;
+  using kind = Kind;
+  using spaces = detail::type_list<Spaces...>;
+  static constexpr auto name = Name;
+  static constexpr std::size_t rank = sizeof...(Spaces);
+  static constexpr std::size_t size = (std::size_t{1} * ... * std::size_t(Spaces::extent));
+  static_assert((index_space<Spaces> && ...),
+                "fluxion::symbol: a symbol is shaped by index spaces (fluxion::index<\"name\", extent>).");
+
+  template <class... I>
+  constexpr auto operator()(I... i) const {
+    (void)detail::shape_check<symbol, std::remove_cvref_t<I>...>{};
+    return ref<symbol, typename detail::slot_of<std::remove_cvref_t<I>>::type...>{
+        *this, {detail::slot_of<std::remove_cvref_t<I>>::offset(i)...}};
+  }
+};
+
+template <class T>
+struct is_symbol : std::false_type {};
+template <class K, fixed_string N, class... S>
+struct is_symbol<symbol<K, N, S...>> : std::true_type {};
+
+// A reference to one element of a symbol. Before lowering, each index is a
+// slot (a variable or a fixed element) with its offset in `offsets`; after
+// lowering each index is ivar, ishift or ifix and `offsets` is unused.
+template <class Sym, class... I>
+struct ref {
+  using fluxion_node = void;
+  using symbol_type = Sym;
+  using indices = detail::type_list<I...>;
+  Sym sym;
+  int offsets[sizeof...(I) == 0 ? 1 : sizeof...(I)];
+
+  template <class Ix, class E>
+  FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {
+    if constexpr (is_ishift<Ix>::value) {
+      const int v = Ix::value(e);
+      return v >= 0 && v < Ix::space::extent;
+    } else {
+      return true;
+    }
+  }
+
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    // A shifted index outside its space reads zero (e.g. stage k - 1 at k = 0).
+    if constexpr ((is_ishift<I>::value || ...)) {
+      if (!(in_range<I>(e) && ...)) return typename C::scalar(0);
+    }
+    return c.template read<Sym>(I::value(e)...);
+  }
+};
+
+// --- building expressions ------------------------------------------------------
+
+namespace detail {
+template <class A>
+constexpr auto as_node(A a) {
+  if constexpr (expression<A>) {
+    return a;
+  } else {
+    return literal{static_cast<double>(a)};
+  }
+}
+template <class A>
+using node_t = decltype(as_node(std::declval<A>()));
+}  // namespace detail
+
+template <class A, class B>
+concept operands = (expression<A> && (expression<B> || arithmetic<B>)) || (arithmetic<A> && expression<B>);
+
+#define FLUXION_BINARY_OPERATOR(OPERATOR, TAG)                                           \
+  template <class A, class B>                                                            \
+    requires operands<A, B>                                                              \
+  constexpr auto operator OPERATOR(A a, B b) {                                           \
+    return binary<op::TAG, detail::node_t<A>, detail::node_t<B>>{detail::as_node(a),    \
+                                                                  detail::as_node(b)};  \
+  }
+FLUXION_BINARY_OPERATOR(+, add)
+FLUXION_BINARY_OPERATOR(-, sub)
+FLUXION_BINARY_OPERATOR(*, mul)
+FLUXION_BINARY_OPERATOR(/, div)
+FLUXION_BINARY_OPERATOR(<, lt)
+FLUXION_BINARY_OPERATOR(<=, le)
+FLUXION_BINARY_OPERATOR(>, gt)
+FLUXION_BINARY_OPERATOR(>=, ge)
+FLUXION_BINARY_OPERATOR(&&, land)
+FLUXION_BINARY_OPERATOR(||, lor)
+#undef FLUXION_BINARY_OPERATOR
+
+#define FLUXION_BINARY_FUNCTION(NAME, TAG)                                               \
+  template <class A, class B>                                                            \
+    requires operands<A, B>                                                              \
+  constexpr auto NAME(A a, B b) {                                                        \
+    return binary<op::TAG, detail::node_t<A>, detail::node_t<B>>{detail::as_node(a),    \
+                                                                  detail::as_node(b)};  \
+  }
+FLUXION_BINARY_FUNCTION(equal, eq)
+FLUXION_BINARY_FUNCTION(not_equal, ne)
+FLUXION_BINARY_FUNCTION(min, min)
+FLUXION_BINARY_FUNCTION(max, max)
+#undef FLUXION_BINARY_FUNCTION
+
+// pow(x, 2) keeps an integer exponent (repeated multiplication, exact
+// derivative n x^(n-1)); pow(x, 0.5) and pow(x, y) use the real power.
+template <expression A>
+constexpr auto pow(A a, int n) {
+  return pow_int_written<A>{a, n};
+}
+template <class A, class B>
+  requires operands<A, B> && (!(expression<A> && std::is_integral_v<B>))
+constexpr auto pow(A a, B b) {
+  return binary<op::pow, detail::node_t<A>, detail::node_t<B>>{detail::as_node(a), detail::as_node(b)};
+}
+
+template <expression A>
+constexpr auto operator-(A a) {
+  return unary<op::neg, A>{a};
+}
+template <expression A>
+constexpr auto operator+(A a) {
+  return a;
+}
+template <expression A>
+constexpr auto operator!(A a) {
+  return unary<op::lnot, A>{a};
+}
+
+#define FLUXION_UNARY_FUNCTION(NAME)                \
+  template <expression A>                           \
+  constexpr auto NAME(A a) {                        \
+    return unary<op::NAME, A>{a};                   \
+  }
+FLUXION_UNARY_FUNCTION(exp)
+FLUXION_UNARY_FUNCTION(log)
+FLUXION_UNARY_FUNCTION(sqrt)
+FLUXION_UNARY_FUNCTION(sin)
+FLUXION_UNARY_FUNCTION(cos)
+FLUXION_UNARY_FUNCTION(tanh)
+FLUXION_UNARY_FUNCTION(abs)
+#undef FLUXION_UNARY_FUNCTION
+
+// where(cond, a, b): a where cond holds, else b.
+template <expression Cond, class A, class B>
+  requires(expression<A> || arithmetic<A>) && (expression<B> || arithmetic<B>)
+constexpr auto where(Cond c, A a, B b) {
+  return where_node<Cond, detail::node_t<A>, detail::node_t<B>>{c, detail::as_node(a), detail::as_node(b)};
+}
+
+// Reductions over the space of an index variable.
+template <index_variable V, expression A>
+constexpr auto sum(V, A a) {
+  return reduce<op::sum, V, A>{a};
+}
+template <index_variable V, expression A>
+constexpr auto prod(V, A a) {
+  return reduce<op::prod, V, A>{a};
+}
+template <index_variable V, expression A>
+constexpr auto min(V, A a) {
+  return reduce<op::minimum, V, A>{a};
+}
+template <index_variable V, expression A>
+constexpr auto max(V, A a) {
+  return reduce<op::maximum, V, A>{a};
+}
+
+}  // namespace fluxion
+
+#include <fluxion/symbolic/diagnostics.hpp>
+
+namespace fluxion::detail {
+
+template <class I>
+struct space_of_written_index {
+  using type = void;  // a fixed element fits any space
+};
+template <class S, int Id, fixed_string N>
+struct space_of_written_index<ivar<S, Id, N>> {
+  using type = S;
+};
+template <class V>
+struct space_of_written_index<shifted_ivar<V>> {
+  using type = typename V::space;
+};
+
+template <class K, fixed_string Name, class... Spaces, class... I>
+struct shape_check<symbol<K, Name, Spaces...>, I...> {
+  template <int Pos, class Declared, class Given>
+  static constexpr bool check_one() {
+    using G = typename space_of_written_index<Given>::type;
+    if constexpr (!std::is_void_v<G> && !std::is_same_v<G, Declared>) {
+      (void)diagnostics::index_variable_over_wrong_space<Name, Pos, Declared::name, G::name>{};
+      return false;
+    }
+    return true;
+  }
+  template <std::size_t... P>
+  static constexpr bool check_all(std::index_sequence<P...>) {
+    return (check_one<int(P), at_t<type_list<Spaces...>, P>, at_t<type_list<I...>, P>>() && ...);
+  }
+  static constexpr bool ok = [] {
+    if constexpr (sizeof...(I) != sizeof...(Spaces)) {
+      (void)diagnostics::symbol_used_with_wrong_number_of_indices<Name, int(sizeof...(Spaces)),
+                                                                  int(sizeof...(I))>{};
+      return false;
+    } else {
+      return check_all(std::make_index_sequence<sizeof...(I)>{});
+    }
+  }();
+};
+
+}  // namespace fluxion::detail

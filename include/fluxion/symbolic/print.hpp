@@ -1,0 +1,158 @@
+#pragma once
+// Printing lowered expressions as readable text, for diagnostics, docs and
+// tests: `to_string<E>()`. Host only.
+#include <charconv>
+#include <string>
+#include <type_traits>
+
+#include <fluxion/symbolic/node.hpp>
+#include <fluxion/symbolic/lower.hpp>
+#include <fluxion/symbolic/traverse.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+inline std::string number_text(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+template <class V>
+std::string var_text() {
+  if constexpr (V::name.size() > 0) {
+    return std::string(V::name.view());
+  } else if constexpr (V::id == 0) {
+    return std::string(V::space::name.view());
+  } else if constexpr (V::id >= (1 << 16)) {
+    return std::string(V::space::name.view()) + "_" + std::to_string(V::id - (1 << 16));
+  } else {
+    return std::string(V::space::name.view()) + std::to_string(V::id);
+  }
+}
+
+template <class I>
+std::string index_text() {
+  if constexpr (is_ifix<I>::value) {
+    return std::to_string(I::element);
+  } else if constexpr (is_ishift<I>::value) {
+    return var_text<typename I::var>() + (I::offset < 0 ? "-" : "+") +
+           std::to_string(I::offset < 0 ? -I::offset : I::offset);
+  } else {
+    return var_text<I>();
+  }
+}
+
+template <class E>
+struct printer;
+
+// Text of E, parenthesized when it binds more loosely than `context`.
+template <class E>
+std::string text_in(int context) {
+  std::string s = printer<E>::text();
+  return printer<E>::prec < context ? "(" + s + ")" : s;
+}
+
+template <double V>
+struct printer<lit<V>> {
+  static constexpr int prec = V < 0 ? op::prec_unary : op::prec_atom;
+  static std::string text() { return number_text(V); }
+};
+template <fixed_string N, double V>
+struct printer<constant<N, V>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return std::string(N.view()); }
+};
+template <>
+struct printer<time_node> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "t"; }
+};
+template <class Sym, class... I>
+struct printer<ref<Sym, I...>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() {
+    std::string s(Sym::name.view());
+    if constexpr (sizeof...(I) > 0) {
+      s += "[";
+      bool first = true;
+      ((s += (first ? "" : ","), s += index_text<I>(), first = false), ...);
+      s += "]";
+    }
+    return s;
+  }
+};
+template <class Op, class A>
+struct printer<unary<Op, A>> {
+  static constexpr bool prefix = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::lnot>;
+  static constexpr int prec = prefix ? op::prec_unary : op::prec_atom;
+  static std::string text() {
+    if constexpr (prefix) {
+      return std::string(Op::text) + text_in<A>(op::prec_unary + 1);
+    } else {
+      return std::string(Op::text) + "(" + printer<A>::text() + ")";
+    }
+  }
+};
+template <class Op, class A, class B>
+struct printer<binary<Op, A, B>> {
+  static constexpr int prec = Op::prec;
+  static std::string text() {
+    if constexpr (Op::infix) {
+      // Left-associative: the right operand of - and / needs parentheses at equal precedence.
+      constexpr bool strict_right = std::is_same_v<Op, op::sub> || std::is_same_v<Op, op::div>;
+      return text_in<A>(Op::prec) + " " + Op::text + " " + text_in<B>(Op::prec + (strict_right ? 1 : 0));
+    } else {
+      return std::string(Op::text) + "(" + printer<A>::text() + ", " + printer<B>::text() + ")";
+    }
+  }
+};
+template <class A, int N>
+struct printer<powi<A, N>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "pow(" + printer<A>::text() + ", " + std::to_string(N) + ")"; }
+};
+template <class C, class A, class B>
+struct printer<where_node<C, A, B>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() {
+    return "where(" + printer<C>::text() + ", " + printer<A>::text() + ", " + printer<B>::text() + ")";
+  }
+};
+template <class Op, class V, class A>
+struct printer<reduce<Op, V, A>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return std::string(Op::text) + "(" + var_text<V>() + ", " + printer<A>::text() + ")"; }
+};
+template <class V, class A>
+struct printer<at_previous<V, A>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "at(" + var_text<V>() + "-1, " + printer<A>::text() + ")"; }
+};
+template <class V, class A>
+struct printer<if_next<V, A>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "unless_last(" + var_text<V>() + ", " + printer<A>::text() + ")"; }
+};
+template <class I, class J>
+struct printer<kdelta<I, J>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "delta(" + index_text<I>() + ", " + index_text<J>() + ")"; }
+};
+
+}  // namespace detail
+
+// The expression type E as text, e.g. "-beta * S * I / N".
+template <class E>
+std::string to_string() {
+  return detail::printer<E>::text();
+}
+
+// The lowered form of a value-level expression as text.
+template <auto V>
+std::string to_string() {
+  return detail::printer<lowered<V>>::text();
+}
+
+}  // namespace fluxion

@@ -1,0 +1,196 @@
+#pragma once
+// Simplifying constructors for lowered nodes: constant folding and the
+// algebraic identities that keep derivatives small (0*x, 1*x, x+0, x-x, x/1,
+// pow(x, 1), sums and products of constants). Every transformation of a
+// lowered expression (lowering itself, differentiation, substitution) builds
+// nodes through these, so identities are applied everywhere alike.
+//
+// Note: 0*x -> 0 is the usual symbolic convention; it differs from IEEE
+// arithmetic only where x is infinite or NaN.
+#include <type_traits>
+
+#include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/math.hpp>
+#include <fluxion/symbolic/node.hpp>
+
+namespace fluxion::simplify {
+
+template <class T>
+struct is_lit : std::false_type {};
+template <double V>
+struct is_lit<lit<V>> : std::true_type {};
+template <class T>
+inline constexpr bool is_lit_v = is_lit<T>::value;
+
+template <class T>
+inline constexpr bool is_zero = std::is_same_v<T, zero>;
+template <class T>
+inline constexpr bool is_one = std::is_same_v<T, one>;
+template <class T>
+inline constexpr bool is_minus_one = std::is_same_v<T, lit<-1.0>>;
+
+template <class T>
+struct is_neg : std::false_type {};
+template <class A>
+struct is_neg<unary<op::neg, A>> : std::true_type {};
+
+template <class T>
+using id = detail::type_identity<T>;
+
+// A term written with a leading negative constant (-2 * x, -0.5 * x / y),
+// and its negation, so that a + (-2 * x) prints and evaluates as a - 2 * x.
+template <class T>
+struct negative_term : std::false_type {};
+template <double V>
+  requires(V < 0)
+struct negative_term<lit<V>> : std::true_type {
+  using negated = lit<-V>;
+};
+template <double V, class X>
+  requires(V < 0)
+struct negative_term<binary<op::mul, lit<V>, X>> : std::true_type {
+  using negated = std::conditional_t<V == -1.0, X, binary<op::mul, lit<-V>, X>>;
+};
+template <class N, class D>
+  requires negative_term<N>::value
+struct negative_term<binary<op::div, N, D>> : std::true_type {
+  using negated = binary<op::div, typename negative_term<N>::negated, D>;
+};
+
+template <class Op, class A>
+constexpr auto unary_impl();
+template <class Op, class A, class B>
+constexpr auto binary_impl();
+template <class A, int N>
+constexpr auto powi_impl();
+
+template <class Op, class A>
+using make_unary = typename decltype(unary_impl<Op, A>())::type;
+template <class Op, class A, class B>
+using make_binary = typename decltype(binary_impl<Op, A, B>())::type;
+template <class A, int N>
+using make_powi = typename decltype(powi_impl<A, N>())::type;
+
+template <class A>
+using neg = make_unary<op::neg, A>;
+template <class A, class B>
+using add = make_binary<op::add, A, B>;
+template <class A, class B>
+using sub = make_binary<op::sub, A, B>;
+template <class A, class B>
+using mul = make_binary<op::mul, A, B>;
+template <class A, class B>
+using div = make_binary<op::div, A, B>;
+
+template <class Op, class A>
+constexpr auto unary_impl() {
+  if constexpr (std::is_same_v<Op, op::neg>) {
+    if constexpr (is_lit_v<A>) {
+      return id<lit<-A::value>>{};
+    } else if constexpr (is_neg<A>::value) {
+      return id<decltype(A::a)>{};
+    } else {
+      return id<unary<Op, A>>{};
+    }
+  } else if constexpr (std::is_same_v<Op, op::abs> && is_lit_v<A>) {
+    return id<lit<(A::value < 0 ? -A::value : A::value)>>{};
+  } else if constexpr (std::is_same_v<Op, op::sign> && is_lit_v<A>) {
+    return id<lit<math::sign(A::value)>>{};
+  } else {
+    return id<unary<Op, A>>{};
+  }
+}
+
+// An integer-valued real exponent becomes an integer power (exact and with
+// a small derivative).
+template <double V>
+inline constexpr bool is_small_integer = V == static_cast<double>(static_cast<int>(V)) && V >= -64 && V <= 64;
+
+template <class Op, class A, class B>
+constexpr auto binary_impl() {
+  constexpr bool lits = is_lit_v<A> && is_lit_v<B>;
+  if constexpr (std::is_same_v<Op, op::add>) {
+    if constexpr (is_zero<A>) return id<B>{};
+    else if constexpr (is_zero<B>) return id<A>{};
+    else if constexpr (lits) return id<lit<A::value + B::value>>{};
+    else if constexpr (is_neg<B>::value) return id<sub<A, decltype(B::a)>>{};
+    else if constexpr (is_neg<A>::value) return id<sub<B, decltype(A::a)>>{};
+    else if constexpr (negative_term<B>::value) return id<sub<A, typename negative_term<B>::negated>>{};
+    else return id<binary<Op, A, B>>{};
+  } else if constexpr (std::is_same_v<Op, op::sub>) {
+    if constexpr (is_zero<B>) return id<A>{};
+    else if constexpr (is_zero<A>) return id<neg<B>>{};
+    else if constexpr (std::is_same_v<A, B>) return id<zero>{};
+    else if constexpr (lits) return id<lit<A::value - B::value>>{};
+    else if constexpr (is_neg<B>::value) return id<add<A, decltype(B::a)>>{};
+    else if constexpr (negative_term<B>::value) return id<add<A, typename negative_term<B>::negated>>{};
+    else return id<binary<Op, A, B>>{};
+  } else if constexpr (std::is_same_v<Op, op::mul>) {
+    if constexpr (is_zero<A> || is_zero<B>) return id<zero>{};
+    else if constexpr (is_one<A>) return id<B>{};
+    else if constexpr (is_one<B>) return id<A>{};
+    else if constexpr (lits) return id<lit<A::value * B::value>>{};
+    else if constexpr (is_minus_one<A>) return id<neg<B>>{};
+    else if constexpr (is_minus_one<B>) return id<neg<A>>{};
+    else if constexpr (is_neg<A>::value && is_neg<B>::value) return id<mul<decltype(A::a), decltype(B::a)>>{};
+    else if constexpr (is_neg<A>::value) return id<neg<mul<decltype(A::a), B>>>{};
+    else if constexpr (is_neg<B>::value) return id<neg<mul<A, decltype(B::a)>>>{};
+    else if constexpr (is_lit_v<B>) return id<mul<B, A>>{};  // constants first
+    else return id<binary<Op, A, B>>{};
+  } else if constexpr (std::is_same_v<Op, op::div>) {
+    if constexpr (is_zero<A>) return id<zero>{};
+    else if constexpr (is_one<B>) return id<A>{};
+    else if constexpr (std::is_same_v<A, B>) return id<one>{};
+    else if constexpr (lits) {
+      if constexpr (B::value != 0.0) return id<lit<A::value / B::value>>{};
+      else return id<binary<Op, A, B>>{};
+    }
+    else if constexpr (is_neg<A>::value) return id<neg<div<decltype(A::a), B>>>{};
+    else return id<binary<Op, A, B>>{};
+  } else if constexpr (std::is_same_v<Op, op::pow>) {
+    if constexpr (is_lit_v<B>) {
+      if constexpr (is_small_integer<B::value>) return id<make_powi<A, static_cast<int>(B::value)>>{};
+      else return id<binary<Op, A, B>>{};
+    } else {
+      return id<binary<Op, A, B>>{};
+    }
+  } else if constexpr ((std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) && std::is_same_v<A, B>) {
+    return id<A>{};
+  } else if constexpr (std::is_same_v<Op, op::min> && lits) {
+    return id<lit<(A::value < B::value ? A::value : B::value)>>{};
+  } else if constexpr (std::is_same_v<Op, op::max> && lits) {
+    return id<lit<(A::value > B::value ? A::value : B::value)>>{};
+  } else {
+    return id<binary<Op, A, B>>{};
+  }
+}
+
+template <class T>
+struct is_powi : std::false_type {};
+template <class A, int N>
+struct is_powi<powi<A, N>> : std::true_type {
+  using base = A;
+  static constexpr int n = N;
+};
+
+template <class A, int N>
+constexpr auto powi_impl() {
+  if constexpr (N == 0) return id<one>{};
+  else if constexpr (N == 1) return id<A>{};
+  else if constexpr (is_lit_v<A>) return id<lit<math::ipow<N>(A::value)>>{};
+  else if constexpr (is_powi<A>::value) return id<make_powi<typename is_powi<A>::base, is_powi<A>::n * N>>{};
+  else return id<powi<A, N>>{};
+}
+
+template <class Cond, class A, class B>
+using make_where = std::conditional_t<std::is_same_v<A, B>, A, where_node<Cond, A, B>>;
+
+template <class Op, class V, class A>
+using make_reduce = std::conditional_t<std::is_same_v<Op, op::sum> && is_zero<A>, zero, reduce<Op, V, A>>;
+
+template <class V, class A>
+using make_at_previous = std::conditional_t<is_zero<A>, zero, at_previous<V, A>>;
+template <class V, class A>
+using make_if_next = std::conditional_t<is_zero<A>, zero, if_next<V, A>>;
+
+}  // namespace fluxion::simplify
