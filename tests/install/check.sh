@@ -44,7 +44,7 @@ step "Meson consumer (pkg-config)"
 # pkg-config reports paths under PREFIX; the sysroot maps them into the DESTDIR.
 PKG_CONFIG_PATH=$data/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest \
   "$meson" setup "$tmp/meson-consumer" "$here/meson_consumer" --wrap-mode=nodownload
-grep -q -- "-I$root/" "$tmp/meson-consumer/compile_commands.json" ||
+grep -q -- "-I$dest/" "$tmp/meson-consumer/compile_commands.json" ||
   { echo "FAIL: the Meson consumer does not include from the DESTDIR" >&2; exit 1; }
 "$meson" compile -C "$tmp/meson-consumer"
 expect_version "$tmp/meson-consumer/app"

@@ -202,7 +202,9 @@ struct slot_of<int> {
   static constexpr int offset(int n) { return n; }
 };
 
-template <class Sym, class... I>
+// Checks, at the point of indexing, the number of indices and the space of
+// each index variable against the symbol's declaration.
+template <fixed_string Name, class Spaces, class... I>
 struct shape_check;
 }  // namespace detail
 
@@ -221,7 +223,7 @@ struct symbol {
 
   template <class... I>
   constexpr auto operator()(I... i) const {
-    (void)detail::shape_check<symbol, std::remove_cvref_t<I>...>{};
+    (void)detail::shape_check<Name, spaces, std::remove_cvref_t<I>...>::ok;
     return ref<symbol, typename detail::slot_of<std::remove_cvref_t<I>>::type...>{
         *this, {detail::slot_of<std::remove_cvref_t<I>>::offset(i)...}};
   }
@@ -396,8 +398,8 @@ struct space_of_written_index<shifted_ivar<V>> {
   using type = typename V::space;
 };
 
-template <class K, fixed_string Name, class... Spaces, class... I>
-struct shape_check<symbol<K, Name, Spaces...>, I...> {
+template <fixed_string Name, class... Spaces, class... I>
+struct shape_check<Name, type_list<Spaces...>, I...> {
   template <int Pos, class Declared, class Given>
   static constexpr bool check_one() {
     using G = typename space_of_written_index<Given>::type;

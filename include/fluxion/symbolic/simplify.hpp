@@ -46,10 +46,11 @@ template <double V>
 struct negative_term<lit<V>> : std::true_type {
   using negated = lit<-V>;
 };
-template <double V, class X>
-  requires(V < 0)
-struct negative_term<binary<op::mul, lit<V>, X>> : std::true_type {
-  using negated = std::conditional_t<V == -1.0, X, binary<op::mul, lit<-V>, X>>;
+template <class X, class Y>
+  requires negative_term<X>::value
+struct negative_term<binary<op::mul, X, Y>> : std::true_type {
+  using negated = std::conditional_t<std::is_same_v<X, lit<-1.0>>, Y,
+                                     binary<op::mul, typename negative_term<X>::negated, Y>>;
 };
 template <class N, class D>
   requires negative_term<N>::value

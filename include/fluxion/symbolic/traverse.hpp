@@ -34,6 +34,15 @@ template <class V, int O>
 struct index_vars<ishift<V, O>> {
   using type = type_list<V>;
 };
+// Indices as written, before lowering.
+template <class V>
+struct index_vars<index_slot<V>> {
+  using type = type_list<V>;
+};
+template <>
+struct index_vars<index_slot<void>> {
+  using type = type_list<>;
+};
 
 template <class L, class V>
 struct remove_var;
@@ -55,6 +64,8 @@ struct free_vars<binary<Op, A, B>> {
 };
 template <class A, int N>
 struct free_vars<powi<A, N>> : free_vars<A> {};
+template <class A>
+struct free_vars<pow_int_written<A>> : free_vars<A> {};
 template <class C, class A, class B>
 struct free_vars<where_node<C, A, B>> {
   using type = unique_t<

@@ -1,0 +1,561 @@
+#pragma once
+// What a lowered model means: its symbols in canonical order, one equation
+// per state (with stage transport folded in), its aliases in dependency
+// order, its observables and groups, and the compile-time validation that
+// rejects a wrong model with one full-sentence diagnostic naming the symbol.
+#include <type_traits>
+#include <utility>
+
+#include <fluxion/detail/mp.hpp>
+#include <fluxion/model/diagnostics.hpp>
+#include <fluxion/model/model.hpp>
+#include <fluxion/model/statements.hpp>
+#include <fluxion/model/symbols.hpp>
+#include <fluxion/symbolic/simplify.hpp>
+#include <fluxion/symbolic/traverse.hpp>
+
+namespace fluxion {
+
+// One state's equation after transport is folded in: d(Sym[Vars...]) = Rhs.
+template <class Sym, class Vars, class Rhs>
+struct state_equation {
+  using symbol = Sym;
+  using vars = Vars;
+  using rhs = Rhs;
+};
+
+// One observable: Sym[Vars...] = Expr.
+template <class Sym, class Vars, class Expr>
+struct observable_equation {
+  using symbol = Sym;
+  using vars = Vars;
+  using rhs = Expr;
+};
+
+namespace detail {
+
+template <bool Fire, class Diagnostic>
+struct diagnose_if {};
+template <class Diagnostic>
+struct diagnose_if<true, Diagnostic> : Diagnostic {};
+
+// --- sorting statements by kind ----------------------------------------------------
+template <class I> struct states_of { using type = type_list<>; };
+template <class... S> struct states_of<states_decl<S...>> { using type = type_list<S...>; };
+template <class I> struct params_of { using type = type_list<>; };
+template <class... S> struct params_of<params_decl<S...>> { using type = type_list<S...>; };
+template <class I> struct equations_of { using type = type_list<>; };
+template <class L, class R> struct equations_of<equation<L, R>> { using type = type_list<equation<L, R>>; };
+template <class I> struct observables_of { using type = type_list<>; };
+template <class S, class V, class E> struct observables_of<observable_def<S, V, E>> {
+  using type = type_list<observable_equation<S, V, E>>;
+};
+template <class I> struct transports_of { using type = type_list<>; };
+template <class Sp, class R, class... S> struct transports_of<transport_def<Sp, R, S...>> {
+  using type = type_list<transport_def<Sp, R, S...>>;
+};
+template <class I> struct groups_of { using type = type_list<>; };
+template <class Sp, class C> struct groups_of<group_decl<Sp, C>> { using type = type_list<group_decl<Sp, C>>; };
+
+template <class Eq> struct equation_symbol;
+template <class L, class R> struct equation_symbol<equation<L, R>> { using type = typename L::symbol_type; };
+
+template <class R> struct ref_symbol { using type = typename R::symbol_type; };
+
+// --- aliases, in dependency order, with cycle detection by name ------------------------
+template <class E>
+struct aliases_read {
+  template <class R>
+  struct is_alias_ref : std::bool_constant<is_alias<typename R::symbol_type>> {};
+  using type = unique_t<transform_t<ref_symbol, filter_t<is_alias_ref, typename refs_of<E>::type>>>;
+};
+
+template <class Stack, class A>
+struct name_on_stack;
+template <class... S, class A>
+struct name_on_stack<type_list<S...>, A> : std::bool_constant<((S::name == A::name) || ...)> {};
+
+template <class Done, class Stack, class List>
+struct visit_aliases;
+
+template <class Done, class Stack, class A>
+struct visit_alias : diagnose_if<name_on_stack<Stack, A>::value, diagnostics::alias_depends_on_itself<A::name>> {
+  static constexpr auto pick() {
+    if constexpr (contains_v<Done, A> || name_on_stack<Stack, A>::value) {
+      return type_identity<Done>{};
+    } else {
+      using deps = typename aliases_read<typename symbol_expansion<A>::body>::type;
+      using after = typename visit_aliases<Done, concat_t<Stack, type_list<A>>, deps>::type;
+      return type_identity<typename push_unique<after, A>::type>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+template <class Done, class Stack>
+struct visit_aliases<Done, Stack, type_list<>> {
+  using type = Done;
+};
+template <class Done, class Stack, class A, class... Rest>
+struct visit_aliases<Done, Stack, type_list<A, Rest...>> {
+  using type = typename visit_aliases<typename visit_alias<Done, Stack, A>::type, Stack, type_list<Rest...>>::type;
+};
+
+// --- names ---------------------------------------------------------------------------------
+template <class L>
+struct first_duplicate_name {
+  using type = void;
+};
+template <class H, class... T>
+struct first_duplicate_name<type_list<H, T...>> {
+  static constexpr bool duplicated = ((H::name == T::name) || ...);
+  using type = std::conditional_t<duplicated, H, typename first_duplicate_name<type_list<T...>>::type>;
+};
+
+template <class L, class Declared>
+struct first_undeclared {
+  using type = void;
+};
+template <class H, class... T, class Declared>
+struct first_undeclared<type_list<H, T...>, Declared> {
+  static constexpr bool bad = !is_alias<H> && !contains_v<Declared, H>;
+  using type = std::conditional_t<bad, H, typename first_undeclared<type_list<T...>, Declared>::type>;
+};
+
+// --- expanding aliases inline (for checks that must see through them) ------------------------
+template <class E>
+struct inline_aliases {
+  using type = E;
+};
+template <class E>
+using inline_aliases_t = typename inline_aliases<E>::type;
+template <class Op, class A>
+struct inline_aliases<unary<Op, A>> {
+  using type = unary<Op, inline_aliases_t<A>>;
+};
+template <class Op, class A, class B>
+struct inline_aliases<binary<Op, A, B>> {
+  using type = binary<Op, inline_aliases_t<A>, inline_aliases_t<B>>;
+};
+template <class A, int N>
+struct inline_aliases<powi<A, N>> {
+  using type = powi<inline_aliases_t<A>, N>;
+};
+template <class C, class A, class B>
+struct inline_aliases<where_node<C, A, B>> {
+  using type = where_node<inline_aliases_t<C>, inline_aliases_t<A>, inline_aliases_t<B>>;
+};
+template <class Op, class V, class A>
+struct inline_aliases<reduce<Op, V, A>> {
+  using type = reduce<Op, V, inline_aliases_t<A>>;
+};
+template <class V, class A>
+struct inline_aliases<at_previous<V, A>> {
+  using type = at_previous<V, inline_aliases_t<A>>;
+};
+template <class V, class A>
+struct inline_aliases<if_next<V, A>> {
+  using type = if_next<V, inline_aliases_t<A>>;
+};
+template <class Sym, class... I>
+struct inline_aliases<ref<Sym, I...>> {
+  static constexpr auto pick() {
+    if constexpr (is_alias<Sym>) {
+      using X = symbol_expansion<Sym>;
+      return type_identity<subst_all_t<inline_aliases_t<typename X::body>, typename X::vars, type_list<I...>>>{};
+    } else {
+      return type_identity<ref<Sym, I...>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+// --- does an expression read another element of Space than Var's? -------------------------------
+template <class E, class Space, class Var>
+struct reads_other_element : std::false_type {};
+template <class Op, class A, class Space, class Var>
+struct reads_other_element<unary<Op, A>, Space, Var> : reads_other_element<A, Space, Var> {};
+template <class Op, class A, class B, class Space, class Var>
+struct reads_other_element<binary<Op, A, B>, Space, Var>
+    : std::bool_constant<reads_other_element<A, Space, Var>::value || reads_other_element<B, Space, Var>::value> {};
+template <class A, int N, class Space, class Var>
+struct reads_other_element<powi<A, N>, Space, Var> : reads_other_element<A, Space, Var> {};
+template <class C, class A, class B, class Space, class Var>
+struct reads_other_element<where_node<C, A, B>, Space, Var>
+    : std::bool_constant<reads_other_element<C, Space, Var>::value || reads_other_element<A, Space, Var>::value ||
+                         reads_other_element<B, Space, Var>::value> {};
+template <class Op, class V, class A, class Space, class Var>
+struct reads_other_element<reduce<Op, V, A>, Space, Var>
+    : std::bool_constant<std::is_same_v<typename V::space, Space> || reads_other_element<A, Space, Var>::value> {};
+template <class V, class A, class Space, class Var>
+struct reads_other_element<at_previous<V, A>, Space, Var>
+    : std::bool_constant<std::is_same_v<typename V::space, Space> || reads_other_element<A, Space, Var>::value> {};
+template <class V, class A, class Space, class Var>
+struct reads_other_element<if_next<V, A>, Space, Var> : reads_other_element<A, Space, Var> {};
+template <class Sym, class... I, class Space, class Var>
+struct reads_other_element<ref<Sym, I...>, Space, Var> {
+  template <class Sp, class Ix>
+  static constexpr bool other() {
+    return std::is_same_v<Sp, Space> && !std::is_same_v<Ix, Var>;
+  }
+  template <std::size_t... K>
+  static constexpr bool any(std::index_sequence<K...>) {
+    return (other<at_t<typename Sym::spaces, K>, at_t<type_list<I...>, K>>() || ...);
+  }
+  static constexpr bool value = any(std::make_index_sequence<sizeof...(I)>{});
+};
+
+// --- fixed indices within range ---------------------------------------------------------------
+template <class R>
+struct fixed_indices_in_range;
+template <class Sym, class... I>
+struct fixed_indices_in_range<ref<Sym, I...>> {
+  template <class Sp, class Ix>
+  static constexpr bool check() {
+    if constexpr (is_ifix<Ix>::value) {
+      if constexpr (Ix::element < 0 || Ix::element >= Sp::extent) {
+        (void)diagnostics::fixed_index_out_of_range<Sym::name, Ix::element, Sp::extent>{};
+        return false;
+      }
+    }
+    return true;
+  }
+  template <std::size_t... K>
+  static constexpr bool all(std::index_sequence<K...>) {
+    return (check<at_t<typename Sym::spaces, K>, at_t<type_list<I...>, K>>() && ...);
+  }
+  static constexpr bool value = all(std::make_index_sequence<sizeof...(I)>{});
+};
+
+template <class L>
+struct all_fixed_in_range;
+template <class... R>
+struct all_fixed_in_range<type_list<R...>> : std::bool_constant<(fixed_indices_in_range<R>::value && ...)> {};
+
+// Variables of a left-hand side: distinct ivars, one per position.
+template <class R>
+struct lhs_vars;
+template <class Sym, class... I>
+struct lhs_vars<ref<Sym, I...>> {
+  static constexpr bool valid = (index_variable<I> && ...) && unique_t<type_list<I...>>::size == sizeof...(I);
+  using type = type_list<I...>;
+};
+
+template <class Vars, class Space>
+struct var_over;
+template <class Space>
+struct var_over<type_list<>, Space> {
+  using type = void;
+};
+template <class V, class... Vs, class Space>
+struct var_over<type_list<V, Vs...>, Space> {
+  using type = std::conditional_t<std::is_same_v<typename V::space, Space>, V, typename var_over<type_list<Vs...>, Space>::type>;
+};
+
+template <class Sub, class Super>
+struct first_not_in {
+  using type = void;
+};
+template <class H, class... T, class Super>
+struct first_not_in<type_list<H, T...>, Super> {
+  using type = std::conditional_t<contains_v<Super, H>, typename first_not_in<type_list<T...>, Super>::type, H>;
+};
+
+// The transport term a transport adds to the equation of state X with
+// left-hand variables Vars: inflow from the previous stage minus outflow to
+// the next, the rate's own variables renamed to the equation's.
+template <class X, class Vars, class T>
+struct transport_term {
+  using type = zero;
+};
+template <class X, class... V, class Space, class Rate, class... Syms>
+  requires contains_v<type_list<Syms...>, X>
+struct transport_term<X, type_list<V...>, transport_def<Space, Rate, Syms...>> {
+  using k = typename var_over<type_list<V...>, Space>::type;
+  using rate_vars = free_vars_t<Rate>;
+  template <class RV>
+  struct target_of {
+    using type = typename var_over<type_list<V...>, typename RV::space>::type;
+  };
+  using targets = transform_t<target_of, rate_vars>;
+  using rate = subst_all_t<Rate, rate_vars, targets>;
+  using flow = simplify::mul<rate, ref<X, V...>>;
+  using type = simplify::sub<simplify::make_at_previous<k, flow>, simplify::make_if_next<k, flow>>;
+};
+
+template <class X, class Vars, class Transports>
+struct transport_terms;
+template <class X, class Vars, class... T>
+struct transport_terms<X, Vars, type_list<T...>> {
+  template <class Acc, class... Ts>
+  struct sum {
+    using type = Acc;
+  };
+  template <class Acc, class H, class... Ts>
+  struct sum<Acc, H, Ts...> {
+    using type = typename sum<simplify::add<Acc, typename transport_term<X, Vars, H>::type>, Ts...>::type;
+  };
+  template <class Rhs>
+  using add_to = typename sum<Rhs, T...>::type;
+};
+
+}  // namespace detail
+
+template <class LoweredModel>
+struct model_traits;
+
+template <class... Items>
+struct model_traits<lowered_model<Items...>> {
+  using states = detail::concat_t<typename detail::states_of<Items>::type...>;
+  using params = detail::concat_t<typename detail::params_of<Items>::type...>;
+  using equations = detail::concat_t<typename detail::equations_of<Items>::type...>;
+  using observables = detail::concat_t<typename detail::observables_of<Items>::type...>;
+  using transports = detail::concat_t<typename detail::transports_of<Items>::type...>;
+  using groups = detail::concat_t<typename detail::groups_of<Items>::type...>;
+
+ private:
+  template <class O>
+  struct symbol_of_observable {
+    using type = typename O::symbol;
+  };
+  template <class Eq>
+  struct rhs_of {
+    using type = typename Eq::rhs;
+  };
+  template <class L, class R>
+  struct rhs_of<equation<L, R>> {
+    using type = R;
+  };
+  template <class T>
+  struct rate_of;
+  template <class Sp, class R, class... S>
+  struct rate_of<transport_def<Sp, R, S...>> {
+    using type = R;
+  };
+
+  // Every expression the model evaluates directly (alias bodies come with the aliases).
+  using roots = detail::concat_t<detail::transform_t<rhs_of, equations>, detail::transform_t<rhs_of, observables>,
+                                 detail::transform_t<rate_of, transports>>;
+  template <class Roots>
+  struct roots_aliases;
+  template <class... R>
+  struct roots_aliases<detail::type_list<R...>> {
+    using type = detail::unique_t<detail::concat_t<typename detail::aliases_read<R>::type...>>;
+  };
+
+ public:
+  using observables_symbols = detail::transform_t<symbol_of_observable, observables>;
+  // Aliases in dependency order: each after every alias its body reads.
+  using aliases = typename detail::visit_aliases<detail::type_list<>, detail::type_list<>,
+                                                  typename roots_aliases<roots>::type>::type;
+
+ private:
+  template <class A>
+  struct body_of {
+    using type = typename symbol_expansion<A>::body;
+  };
+  using all_expressions = detail::concat_t<roots, detail::transform_t<body_of, aliases>>;
+  template <class Es>
+  struct all_refs;
+  template <class... E>
+  struct all_refs<detail::type_list<E...>> {
+    using type = detail::concat_t<typename detail::refs_of<E>::type...>;
+  };
+  using refs = typename all_refs<all_expressions>::type;
+  using read_symbols = detail::unique_t<detail::transform_t<detail::ref_symbol, refs>>;
+  using equation_lhs_symbols = detail::transform_t<detail::equation_symbol, equations>;
+
+  template <class X>
+  struct equation_for {
+    template <class Eq>
+    struct is_for : std::is_same<typename detail::equation_symbol<Eq>::type, X> {};
+    using matches = detail::filter_t<is_for, equations>;
+  };
+
+  // --- validation, in the order a user would want to hear about problems -------------------
+  static constexpr bool check_names() {
+    using all = detail::concat_t<states, params, observables_symbols, aliases>;
+    using dup = typename detail::first_duplicate_name<all>::type;
+    if constexpr (!std::is_void_v<dup>) {
+      (void)diagnostics::two_symbols_with_one_name<dup::name>{};
+      return false;
+    }
+    return true;
+  }
+  static constexpr bool check_declared() {
+    using bad = typename detail::first_undeclared<read_symbols, detail::concat_t<states, params>>::type;
+    if constexpr (!std::is_void_v<bad>) {
+      (void)diagnostics::symbol_not_declared_in_model<bad::name>{};
+      return false;
+    }
+    return true;
+  }
+  template <class Eq>
+  static constexpr bool check_equation() {
+    using L = decltype(Eq::lhs);
+    using X = typename L::symbol_type;
+    if constexpr (is_parameter<X>) {
+      (void)diagnostics::equation_for_a_parameter<X::name>{};
+      return false;
+    } else if constexpr (!detail::contains_v<states, X>) {
+      (void)diagnostics::equation_for_a_symbol_that_is_not_a_declared_state<X::name>{};
+      return false;
+    } else if constexpr (equation_for<X>::matches::size > 1) {
+      (void)diagnostics::equation_written_twice<X::name>{};
+      return false;
+    } else if constexpr (!detail::lhs_vars<L>::valid) {
+      (void)diagnostics::equation_left_side_needs_distinct_index_variables<X::name>{};
+      return false;
+    } else {
+      using unbound = typename detail::first_not_in<free_vars_t<decltype(Eq::rhs)>, typename detail::lhs_vars<L>::type>::type;
+      if constexpr (!std::is_void_v<unbound>) {
+        (void)diagnostics::index_variable_not_bound_by_left_side<X::name, unbound::space::name>{};
+        return false;
+      }
+      return true;
+    }
+  }
+  template <class X>
+  static constexpr bool check_state_has_equation() {
+    if constexpr (equation_for<X>::matches::size == 0) {
+      (void)diagnostics::state_has_no_equation<X::name>{};
+      return false;
+    }
+    return true;
+  }
+  template <class O>
+  static constexpr bool check_observable() {
+    using Vars = typename O::vars;
+    if constexpr (detail::unique_t<Vars>::size != Vars::size) {
+      (void)diagnostics::observable_needs_distinct_index_variables<O::symbol::name>{};
+      return false;
+    } else {
+      using unbound = typename detail::first_not_in<free_vars_t<typename O::rhs>, Vars>::type;
+      if constexpr (!std::is_void_v<unbound>) {
+        (void)diagnostics::index_variable_not_bound_by_left_side<O::symbol::name, unbound::space::name>{};
+        return false;
+      }
+      return true;
+    }
+  }
+  template <class T>
+  struct check_transport;
+  template <class Space, class Rate, class... Syms>
+  struct check_transport<transport_def<Space, Rate, Syms...>> {
+    template <class X>
+    static constexpr bool one() {
+      if constexpr (!detail::contains_v<typename X::spaces, Space>) {
+        (void)diagnostics::transport_of_a_state_not_shaped_over_the_space<X::name, Space::name>{};
+        return false;
+      } else {
+        using rv = free_vars_t<Rate>;
+        using missing = typename detail::first_not_in<detail::transform_t<space_of_var, rv>, typename X::spaces>::type;
+        if constexpr (!std::is_void_v<missing>) {
+          (void)diagnostics::transport_rate_uses_a_space_the_state_lacks<X::name, missing::name>{};
+          return false;
+        }
+        return true;
+      }
+    }
+    static constexpr bool value() {
+      if constexpr (!Space::is_ordered) {
+        (void)diagnostics::transport_over_unordered_space<Space::name>{};
+        return false;
+      } else {
+        return (one<Syms>() && ...);
+      }
+    }
+  };
+  template <class V>
+  struct space_of_var {
+    using type = typename V::space;
+  };
+
+  template <class G>
+  static constexpr bool check_group() {
+    using Space = typename G::space;
+    if constexpr (!any_state_over<Space>(states{})) {
+      (void)diagnostics::group_over_a_space_no_state_uses<Space::name>{};
+      return false;
+    } else if constexpr (G::is_independent) {
+      return check_independent<Space>(equations{});
+    } else {
+      return true;
+    }
+  }
+  template <class Space, class... S>
+  static constexpr bool any_state_over(detail::type_list<S...>) {
+    return (detail::contains_v<typename S::spaces, Space> || ...);
+  }
+  template <class Space, class... Eq>
+  static constexpr bool check_independent(detail::type_list<Eq...>) {
+    return (check_independent_one<Space, Eq>() && ...);
+  }
+  template <class Space, class Eq>
+  static constexpr bool check_independent_one() {
+    using L = decltype(Eq::lhs);
+    using X = typename L::symbol_type;
+    using V = typename detail::var_over<typename detail::lhs_vars<L>::type, Space>::type;
+    if constexpr (std::is_void_v<V>) {
+      return true;  // a state outside the group
+    } else {
+      using full = detail::inline_aliases_t<typename transport_terms_for<X, L>::template add_to<decltype(Eq::rhs)>>;
+      if constexpr (detail::reads_other_element<full, Space, V>::value) {
+        (void)diagnostics::group_declared_independent_but_equation_reads_another_element<Space::name, X::name>{};
+        return false;
+      }
+      return true;
+    }
+  }
+  template <class X, class L>
+  using transport_terms_for = detail::transport_terms<X, typename detail::lhs_vars<L>::type, transports>;
+
+  template <class... T>
+  static constexpr bool check_transports(detail::type_list<T...>) {
+    return (check_transport<T>::value() && ...);
+  }
+  template <class... Eq>
+  static constexpr bool check_equations(detail::type_list<Eq...>) {
+    return (check_equation<Eq>() && ...);
+  }
+  template <class... X>
+  static constexpr bool check_states(detail::type_list<X...>) {
+    return (check_state_has_equation<X>() && ...);
+  }
+  template <class... O>
+  static constexpr bool check_observables(detail::type_list<O...>) {
+    return (check_observable<O>() && ...);
+  }
+  template <class... G>
+  static constexpr bool check_groups(detail::type_list<G...>) {
+    return (check_group<G>() && ...);
+  }
+
+ public:
+  // True for a valid model; for an invalid one, compilation stops with the
+  // first diagnostic.
+  static constexpr bool valid = check_names() && check_declared() && check_equations(equations{}) &&
+                                check_states(states{}) && check_observables(observables{}) &&
+                                detail::all_fixed_in_range<refs>::value && check_transports(transports{}) &&
+                                check_groups(groups{});
+
+ private:
+  template <class X>
+  static constexpr auto make_state_equation() {
+    using Eq = detail::at_t<typename equation_for<X>::matches, 0>;
+    using L = decltype(Eq::lhs);
+    using vars = typename detail::lhs_vars<L>::type;
+    using rhs = typename transport_terms_for<X, L>::template add_to<decltype(Eq::rhs)>;
+    return detail::type_identity<state_equation<X, vars, rhs>>{};
+  }
+  template <class X>
+  struct state_equation_of {
+    using type = typename decltype(make_state_equation<X>())::type;
+  };
+
+ public:
+  // One equation per state, in the order the states are declared.
+  using state_equations = detail::transform_t<state_equation_of, states>;
+};
+
+}  // namespace fluxion

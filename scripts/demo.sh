@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Quick-start demo: builds the 'demo' example into build/ and runs it.
+# Installs missing build tools first (see scripts/install-deps.sh).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+
+# nvcc is optional; find the toolkit in its usual place even when not on PATH.
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+
+if [ ! -f examples/demo.cpp ]; then
+  echo "demo.sh: examples/demo.cpp does not exist yet" >&2
+  exit 1
+fi
+if [ ! -f build/meson-private/coredata.dat ]; then
+  meson setup build
+fi
+# examples/demo, not plain demo: a test of the same name may exist elsewhere.
+meson compile -C build examples/demo
+./build/examples/demo
