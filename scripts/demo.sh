@@ -15,7 +15,11 @@ if [ ! -f examples/demo.cpp ]; then
   echo "demo.sh: examples/demo.cpp does not exist yet" >&2
   exit 1
 fi
-if [ ! -f build/meson-private/coredata.dat ]; then
+# Reconfigure an existing build dir (so a newly listed example is known);
+# set up a fresh one otherwise.
+if [ -f build/meson-private/coredata.dat ]; then
+  meson setup --reconfigure build || meson setup --wipe build
+else
   meson setup build
 fi
 # examples/demo, not plain demo: a test of the same name may exist elsewhere.

@@ -55,6 +55,7 @@ struct spaces_of_vars<type_list<V...>> {
 template <fixed_string Name, class Body, class Vars = free_vars_t<Body>>
 struct alias_symbol {
   using fluxion_node = void;
+  using fluxion_alias = void;
   using kind = kind::alias;
   using vars = Vars;
   using spaces = typename detail::spaces_of_vars<Vars>::type;
@@ -65,7 +66,7 @@ struct alias_symbol {
 
   template <class... I>
   constexpr auto operator()(I... i) const {
-    (void)detail::shape_check<Name, spaces, std::remove_cvref_t<I>...>::ok;
+    (void)detail::shape_check<alias_symbol, std::remove_cvref_t<I>...>::ok;
     return ref<alias_symbol, typename detail::slot_of<std::remove_cvref_t<I>>::type...>{
         *this, {detail::slot_of<std::remove_cvref_t<I>>::offset(i)...}};
   }
@@ -77,21 +78,24 @@ constexpr auto alias(Body body) {
   return alias_symbol<Name, Body>{body};
 }
 
-template <fixed_string N, class B, class V>
-struct lower_symbol<alias_symbol<N, B, V>> {
-  template <alias_symbol<N, B, V> A>
-  using type = alias_symbol<N, lowered<A.body>, V>;
+template <class A>
+concept alias_type = requires { typename A::fluxion_alias; };
+
+template <alias_type A>
+struct lower_symbol<A> {
+  template <A V>
+  using type = alias_symbol<A::name, lowered<V.body>, typename A::vars>;
 };
-template <fixed_string N, class B, class V>
-struct lower_node<alias_symbol<N, B, V>> {
-  template <alias_symbol<N, B, V> A>
-  using type = ref<alias_symbol<N, lowered<A.body>, V>>;
+template <alias_type A>
+struct lower_node<A> {
+  template <A V>
+  using type = ref<alias_symbol<A::name, lowered<V.body>, typename A::vars>>;
 };
-template <fixed_string N, class B, class V>
-struct symbol_expansion<alias_symbol<N, B, V>> {
+template <alias_type A>
+struct symbol_expansion<A> {
   static constexpr bool is_alias = true;
-  using body = B;
-  using vars = V;
+  using body = decltype(A::body);
+  using vars = typename A::vars;
 };
 
 template <class Sym>

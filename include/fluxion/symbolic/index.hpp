@@ -18,6 +18,7 @@ struct ordered {};
 // A named compile-time extent: `using patch = fx::index<"patch", 8>;`.
 template <fixed_string Name, int Extent, class Order = unordered>
 struct index {
+  using fluxion_index_space = void;
   static_assert(Extent > 0, "fluxion::index: an index space needs a positive extent.");
   static_assert(std::is_same_v<Order, unordered> || std::is_same_v<Order, ordered>,
                 "fluxion::index: the third argument must be fluxion::ordered or fluxion::unordered.");
@@ -26,12 +27,10 @@ struct index {
   static constexpr bool is_ordered = std::is_same_v<Order, ordered>;
 };
 
+// Traits here test member tags, not template patterns: nvcc cannot match
+// partial specializations over class-type template parameters such as names.
 template <class T>
-struct is_index_space : std::false_type {};
-template <fixed_string N, int E, class O>
-struct is_index_space<index<N, E, O>> : std::true_type {};
-template <class T>
-concept index_space = is_index_space<T>::value;
+concept index_space = requires { typename T::fluxion_index_space; };
 
 namespace detail {
 // The value-level slot of one index written by the user: a variable with an
@@ -45,6 +44,7 @@ struct index_slot {};
 // (`ivar<age, 0, "k">` prints as k); without it the space's name is used.
 template <index_space Space, int Id = 0, fixed_string Name = "">
 struct ivar {
+  using fluxion_index_variable = void;
   using space = Space;
   static constexpr int id = Id;
   static constexpr auto name = Name;
@@ -56,23 +56,19 @@ struct ivar {
 };
 
 template <class T>
-struct is_ivar : std::false_type {};
-template <class S, int I, fixed_string N>
-struct is_ivar<ivar<S, I, N>> : std::true_type {};
-template <class T>
-concept index_variable = is_ivar<T>::value;
+concept index_variable = requires { typename T::fluxion_index_variable; };
 
 // `k - 1`, `k + 2` as written by the user; lowered to ishift<k, off>.
 template <index_variable V>
 struct shifted_ivar {
   int offset;
 };
-template <class S, int I, fixed_string N>
-constexpr shifted_ivar<ivar<S, I, N>> operator-(ivar<S, I, N>, int n) {
+template <index_variable V>
+constexpr shifted_ivar<V> operator-(V, int n) {
   return {-n};
 }
-template <class S, int I, fixed_string N>
-constexpr shifted_ivar<ivar<S, I, N>> operator+(ivar<S, I, N>, int n) {
+template <index_variable V>
+constexpr shifted_ivar<V> operator+(V, int n) {
   return {n};
 }
 

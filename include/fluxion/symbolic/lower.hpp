@@ -92,10 +92,10 @@ struct lower_node<if_next<Var, A>> {
 };
 
 // A bare symbol in an expression is a reference without indices.
-template <class K, fixed_string N, class... S>
-struct lower_node<symbol<K, N, S...>> {
-  template <symbol<K, N, S...> V>
-  using type = ref<symbol<K, N, S...>>;
+template <plain_symbol S>
+struct lower_node<S> {
+  template <S V>
+  using type = ref<S>;
 };
 
 namespace detail {

@@ -50,6 +50,7 @@ using one = lit<1.0>;
 template <fixed_string Name, double V>
 struct constant {
   using fluxion_node = void;
+  using fluxion_named_constant = void;
   static constexpr auto name = Name;
   static constexpr double value = V;
   template <class C, class E>
@@ -186,10 +187,10 @@ struct ref;
 namespace detail {
 template <class I>
 struct slot_of;
-template <class S, int Id, fixed_string N>
-struct slot_of<ivar<S, Id, N>> {
-  using type = index_slot<ivar<S, Id, N>>;
-  static constexpr int offset(ivar<S, Id, N>) { return 0; }
+template <index_variable V>
+struct slot_of<V> {
+  using type = index_slot<V>;
+  static constexpr int offset(V) { return 0; }
 };
 template <class V>
 struct slot_of<shifted_ivar<V>> {
@@ -204,7 +205,7 @@ struct slot_of<int> {
 
 // Checks, at the point of indexing, the number of indices and the space of
 // each index variable against the symbol's declaration.
-template <fixed_string Name, class Spaces, class... I>
+template <class Sym, class... I>
 struct shape_check;
 }  // namespace detail
 
@@ -213,6 +214,7 @@ struct shape_check;
 template <class Kind, fixed_string Name, class... Spaces>
 struct symbol {
   using fluxion_node = void;
+  using fluxion_symbol = void;
   using kind = Kind;
   using spaces = detail::type_list<Spaces...>;
   static constexpr auto name = Name;
@@ -223,16 +225,15 @@ struct symbol {
 
   template <class... I>
   constexpr auto operator()(I... i) const {
-    (void)detail::shape_check<Name, spaces, std::remove_cvref_t<I>...>::ok;
+    (void)detail::shape_check<symbol, std::remove_cvref_t<I>...>::ok;
     return ref<symbol, typename detail::slot_of<std::remove_cvref_t<I>>::type...>{
         *this, {detail::slot_of<std::remove_cvref_t<I>>::offset(i)...}};
   }
 };
 
+// A declared symbol (state, parameter, observable), as opposed to an alias.
 template <class T>
-struct is_symbol : std::false_type {};
-template <class K, fixed_string N, class... S>
-struct is_symbol<symbol<K, N, S...>> : std::true_type {};
+concept plain_symbol = requires { typename T::fluxion_symbol; };
 
 // A reference to one element of a symbol. Before lowering, each index is a
 // slot (a variable or a fixed element) with its offset in `offsets`; after
@@ -389,17 +390,20 @@ template <class I>
 struct space_of_written_index {
   using type = void;  // a fixed element fits any space
 };
-template <class S, int Id, fixed_string N>
-struct space_of_written_index<ivar<S, Id, N>> {
-  using type = S;
+template <index_variable V>
+struct space_of_written_index<V> {
+  using type = typename V::space;
 };
 template <class V>
 struct space_of_written_index<shifted_ivar<V>> {
   using type = typename V::space;
 };
 
-template <fixed_string Name, class... Spaces, class... I>
-struct shape_check<Name, type_list<Spaces...>, I...> {
+// No partial specialization on the name: nvcc cannot match class-type
+// template parameters in patterns, so the symbol type is taken whole.
+template <class Sym, class... I>
+struct shape_check {
+  static constexpr auto Name = Sym::name;
   template <int Pos, class Declared, class Given>
   static constexpr bool check_one() {
     using G = typename space_of_written_index<Given>::type;
@@ -409,19 +413,19 @@ struct shape_check<Name, type_list<Spaces...>, I...> {
     }
     return true;
   }
-  template <std::size_t... P>
-  static constexpr bool check_all(std::index_sequence<P...>) {
+  template <class... Spaces, std::size_t... P>
+  static constexpr bool check_all(type_list<Spaces...>, std::index_sequence<P...>) {
     return (check_one<int(P), at_t<type_list<Spaces...>, P>, at_t<type_list<I...>, P>>() && ...);
   }
-  static constexpr bool ok = [] {
-    if constexpr (sizeof...(I) != sizeof...(Spaces)) {
-      (void)diagnostics::symbol_used_with_wrong_number_of_indices<Name, int(sizeof...(Spaces)),
-                                                                  int(sizeof...(I))>{};
+  static constexpr bool check() {
+    if constexpr (sizeof...(I) != Sym::rank) {
+      (void)diagnostics::symbol_used_with_wrong_number_of_indices<Name, int(Sym::rank), int(sizeof...(I))>{};
       return false;
     } else {
-      return check_all(std::make_index_sequence<sizeof...(I)>{});
+      return check_all(typename Sym::spaces{}, std::make_index_sequence<sizeof...(I)>{});
     }
-  }();
+  }
+  static constexpr bool ok = check();
 };
 
 }  // namespace fluxion::detail

@@ -59,10 +59,11 @@ struct printer<lit<V>> {
   static constexpr int prec = V < 0 ? op::prec_unary : op::prec_atom;
   static std::string text() { return number_text(V); }
 };
-template <fixed_string N, double V>
-struct printer<constant<N, V>> {
+template <class C>
+  requires requires { typename C::fluxion_named_constant; }
+struct printer<C> {
   static constexpr int prec = op::prec_atom;
-  static std::string text() { return std::string(N.view()); }
+  static std::string text() { return std::string(C::name.view()); }
 };
 template <>
 struct printer<time_node> {

@@ -26,9 +26,9 @@ template <class I>
 struct index_vars {
   using type = type_list<>;
 };
-template <class S, int Id, fixed_string N>
-struct index_vars<ivar<S, Id, N>> {
-  using type = type_list<ivar<S, Id, N>>;
+template <index_variable V>
+struct index_vars<V> {
+  using type = type_list<V>;
 };
 template <class V, int O>
 struct index_vars<ishift<V, O>> {
@@ -133,9 +133,9 @@ template <class V, int O, class To>
 struct subst_index<ishift<V, O>, V, To> {
   template <class X>
   struct shift;
-  template <class S, int Id, fixed_string N>
-  struct shift<ivar<S, Id, N>> {
-    using type = ishift<ivar<S, Id, N>, O>;
+  template <index_variable W>
+  struct shift<W> {
+    using type = ishift<W, O>;
   };
   template <class W, int O2>
   struct shift<ishift<W, O2>> {
