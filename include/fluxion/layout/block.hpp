@@ -61,8 +61,9 @@ struct block<detail::type_list<Syms...>> {
   FLUXION_HOST_DEVICE static constexpr std::size_t base() {
     static_assert(holds<Sym>, "fluxion::layout: the symbol is not part of this block of the layout.");
     constexpr std::size_t index = detail::index_of_v<symbols, std::remove_cvref_t<Sym>>;
-    std::size_t b = 0, k = 0;
-    ((b += (k++ < index ? Syms::size : 0)), ...);
+    constexpr std::size_t sizes[] = {Syms::size...};
+    std::size_t b = 0;
+    for (std::size_t k = 0; k != index; ++k) b += sizes[k];
     return b;
   }
 

@@ -1,0 +1,72 @@
+#pragma once
+// Host batch drivers. Every buffer is validated against the layout before the
+// first output element is written; inputs are read through const pointers and
+// never modified.
+//
+//   M m;
+//   fx::host::rhs(m, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
+//   fx::host::observe(m, t, B, fx::aos(x), fx::broadcast(p), fx::aos(y));
+#include <cstddef>
+#include <span>
+
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
+
+namespace fluxion::host {
+
+namespace detail {
+template <class T>
+struct checked_call {
+  checked_buffer<const T> x, p;
+  checked_buffer<T> out;
+};
+
+template <class M>
+checked_call<typename M::scalar> check_call(std::size_t count, const batch<const typename M::scalar>& x,
+                                            const batch<const typename M::scalar>& p,
+                                            const batch<typename M::scalar>& out, const char* out_block,
+                                            std::size_t n_out) {
+  checked_call<typename M::scalar> c{check_buffer("state", x, M::n_states, count, false),
+                                     check_buffer("parameter", p, M::n_params, count, false),
+                                     check_buffer(out_block, out, n_out, count, true)};
+  check_no_overlap("state", c.x, out_block, c.out);
+  check_no_overlap("parameter", c.p, out_block, c.out);
+  return c;
+}
+}  // namespace detail
+
+// d(state)/dt for `count` instances.
+template <class M>
+void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+         batch<const typename M::scalar> p, batch<typename M::scalar> dx) {
+  const auto c = detail::check_call<M>(count, x, p, dx, "state derivative", M::n_states);
+  for (std::size_t b = 0; b < count; ++b)
+    m.rhs(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+          c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+          c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+
+// Observables for `count` instances.
+template <class M>
+void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+             batch<const typename M::scalar> p, batch<typename M::scalar> y) {
+  const auto c = detail::check_call<M>(count, x, p, y, "observable", M::n_observables);
+  for (std::size_t b = 0; b < count; ++b)
+    m.observe(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+              c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+              c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+
+// One instance, contiguous buffers.
+template <class M>
+void rhs(const M& m, typename M::scalar t, std::span<const typename M::scalar> x,
+         std::span<const typename M::scalar> p, std::span<typename M::scalar> dx) {
+  rhs(m, t, 1, aos(x), aos(p), aos(dx));
+}
+template <class M>
+void observe(const M& m, typename M::scalar t, std::span<const typename M::scalar> x,
+             std::span<const typename M::scalar> p, std::span<typename M::scalar> y) {
+  observe(m, t, 1, aos(x), aos(p), aos(y));
+}
+
+}  // namespace fluxion::host

@@ -1,0 +1,20 @@
+#pragma once
+// fluxion: hierarchical balance models written once as C++ expression
+// templates, compiled into __host__ __device__ evaluators.
+//
+//   #include <fluxion/fluxion.hpp>
+//   namespace fx = fluxion;
+#include <fluxion/config/fixed_string.hpp>
+#include <fluxion/config/macros.hpp>
+#include <fluxion/config/version.hpp>
+#include <fluxion/symbolic.hpp>
+#include <fluxion/model.hpp>
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/block.hpp>
+#include <fluxion/layout/check.hpp>
+#include <fluxion/layout/describe.hpp>
+#include <fluxion/layout/error.hpp>
+#include <fluxion/layout/layout.hpp>
+#include <fluxion/layout/view.hpp>
+#include <fluxion/compile/compiled.hpp>
+#include <fluxion/exec/host.hpp>

@@ -1,0 +1,76 @@
+#pragma once
+// Run-time checks of user buffers against the layout, done on the host before
+// anything is written: null pointers, misalignment, strides, sizes, outputs
+// that would write one address twice, and inputs overlapping outputs.
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/error.hpp>
+
+namespace fluxion {
+
+// A validated buffer: where a batch lies and which bytes it touches.
+template <class T>
+struct checked_buffer {
+  T* data;
+  std::ptrdiff_t element_stride;
+  std::ptrdiff_t instance_stride;
+  std::uintptr_t first_byte;  // of the touched range
+  std::uintptr_t end_byte;    // one past the touched range
+};
+
+namespace detail {
+inline std::string strides_text(std::size_t count, std::size_t n, std::ptrdiff_t es, std::ptrdiff_t is) {
+  return std::to_string(count) + " instance(s) of " + std::to_string(n) + " element(s) with element stride " +
+         std::to_string(es) + " and instance stride " + std::to_string(is);
+}
+}  // namespace detail
+
+// Checks one buffer meant for `count` instances of the `n` elements of
+// `block`. Outputs must not map two elements to one address.
+template <class T>
+checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std::size_t n, std::size_t count,
+                               bool output) {
+  const auto [es, is] = b.resolve(n, count);
+  T* data = b.data.data();
+  const std::size_t size = b.data.size();
+  if (n == 0 || count == 0) return {data, es, is, 0, 0};
+  if (data == nullptr) throw layout_error(block, "null buffer", n * count, 0);
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
+    throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
+                       reinterpret_cast<std::uintptr_t>(data) % alignof(T));
+  if (es < 1) throw layout_error(block, "element stride must be at least 1", 1, std::size_t(es < 0 ? 0 : es));
+  if (is < 0) throw layout_error(block, "instance stride must not be negative", 0, 0);
+  if (output && is == 0 && count > 1)
+    throw layout_error(block, "an output needs a non-zero instance stride for " + std::to_string(count) + " instances",
+                       1, 0);
+  const std::size_t needed = (count - 1) * std::size_t(is) + (n - 1) * std::size_t(es) + 1;
+  if (needed > size)
+    throw layout_error(block, "buffer too small for " + detail::strides_text(count, n, es, is), needed, size);
+  if (output && count > 1 && n > 1) {
+    // (b, j) -> b*is + j*es is one-to-one unless a smaller lattice step lands
+    // inside the batch: the first collision is at b = es/g, j = is/g.
+    const std::ptrdiff_t g = std::gcd(es, is);
+    if (std::size_t(es / g) < count && std::size_t(is / g) < n)
+      throw layout_error(block, "strides write two elements to one address for " + detail::strides_text(count, n, es, is),
+                         1, 2);
+  }
+  const auto first = reinterpret_cast<std::uintptr_t>(data);
+  return {data, es, is, first, first + needed * sizeof(T)};
+}
+
+template <class A, class B>
+void check_no_overlap(const std::string& input_block, const checked_buffer<A>& in, const std::string& output_block,
+                      const checked_buffer<B>& out) {
+  if (in.first_byte < out.end_byte && out.first_byte < in.end_byte && in.end_byte > in.first_byte &&
+      out.end_byte > out.first_byte)
+    throw layout_error(output_block, "output buffer overlaps the input buffer of block '" + input_block + "'", 0,
+                       std::size_t(std::min(in.end_byte, out.end_byte) - std::max(in.first_byte, out.first_byte)));
+}
+
+}  // namespace fluxion

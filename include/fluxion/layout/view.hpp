@@ -1,0 +1,99 @@
+#pragma once
+// Per-symbol views of a flat buffer in the shape of the symbol:
+//
+//   auto s = fx::view<M::layout::state>(S, x.data());      // s(p, k) == x[offset(S, p, k)]
+//
+// With libcu++ available (the CUDA toolkit's include/cccl) a view is a
+// cuda::std::mdspan with static extents and layout_stride; otherwise a small
+// mdspan-like strided view with the same element access.
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/detail/mp.hpp>
+
+#if defined(FLUXION_HAVE_LIBCUDACXX) || __has_include(<cuda/std/mdspan>)
+#  include <cuda/std/mdspan>
+#  define FLUXION_VIEW_IS_MDSPAN 1
+#else
+#  define FLUXION_VIEW_IS_MDSPAN 0
+#endif
+
+namespace fluxion {
+
+#if !FLUXION_VIEW_IS_MDSPAN
+// Minimal strided view used when libcu++ is not available.
+template <class T, std::size_t... E>
+struct strided_view {
+  T* ptr;
+  std::array<std::ptrdiff_t, sizeof...(E)> strides;
+  static constexpr std::size_t rank() { return sizeof...(E); }
+  static constexpr std::size_t extent(std::size_t r) {
+    constexpr std::size_t e[] = {E..., 0};
+    return e[r];
+  }
+  static constexpr std::size_t size() { return (std::size_t{1} * ... * E); }
+  constexpr std::ptrdiff_t stride(std::size_t r) const { return strides[r]; }
+  constexpr T* data_handle() const { return ptr; }
+  template <class... I>
+  constexpr T& operator()(I... i) const {
+    static_assert(sizeof...(I) == sizeof...(E), "fluxion::strided_view: one index per extent.");
+    std::ptrdiff_t off = 0, k = 0;
+    ((off += std::ptrdiff_t(i) * strides[k++]), ...);
+    return ptr[off];
+  }
+};
+#endif
+
+namespace detail {
+template <class T, class Spaces>
+struct view_of;
+template <class T, class... S>
+struct view_of<T, type_list<S...>> {
+  static constexpr std::size_t rank = sizeof...(S);
+#if FLUXION_VIEW_IS_MDSPAN
+  using extents = cuda::std::extents<std::size_t, std::size_t(S::extent)...>;
+  using type = cuda::std::mdspan<T, extents, cuda::std::layout_stride>;
+#else
+  using type = strided_view<T, std::size_t(S::extent)...>;
+#endif
+  // Row-major strides of the symbol, scaled by the element stride.
+  static constexpr std::array<std::ptrdiff_t, rank> strides(std::ptrdiff_t element_stride) {
+    std::array<std::ptrdiff_t, rank> st{};
+    constexpr std::ptrdiff_t ext[] = {std::ptrdiff_t(S::extent)..., 1};
+    std::ptrdiff_t acc = element_stride;
+    for (std::size_t r = rank; r-- > 0;) {
+      st[r] = acc;
+      acc *= ext[r];
+    }
+    return st;
+  }
+  static type make(T* base, std::ptrdiff_t element_stride) {
+#if FLUXION_VIEW_IS_MDSPAN
+    if constexpr (rank == 0) {
+      return type(base);
+    } else {
+      const auto st = strides(element_stride);
+      cuda::std::array<std::size_t, rank> s{};
+      for (std::size_t r = 0; r < rank; ++r) s[r] = std::size_t(st[r]);
+      return type(base, typename cuda::std::layout_stride::template mapping<extents>(extents{}, s));
+    }
+#else
+    return type{base, strides(element_stride)};
+#endif
+  }
+};
+}  // namespace detail
+
+// The view of symbol `sym` of layout block `Block` within `data`, whose
+// consecutive flat elements are `element_stride` apart.
+template <class Block, class Sym, class T>
+auto view(Sym, T* data, std::ptrdiff_t element_stride = 1) {
+  using S = std::remove_cvref_t<Sym>;
+  static_assert(Block::template holds<S>, "fluxion::view: the symbol is not part of this layout block.");
+  return detail::view_of<T, typename S::spaces>::make(data + std::ptrdiff_t(Block::template base<S>()) * element_stride,
+                                                      element_stride);
+}
+
+}  // namespace fluxion
