@@ -102,7 +102,7 @@ struct alias_equation {
 
 }  // namespace detail
 
-template <auto Model, class T>
+template <auto Model, class T, class Policy = symbol_major>
 struct compiled {
   static_assert(is_model_def<std::remove_cvref_t<decltype(Model)>>::value,
                 "fluxion::compiled: the first argument must be a model made by fluxion::model(...).");
@@ -113,7 +113,9 @@ struct compiled {
   using model_type = lowered<Model>;
   using traits = model_traits<model_type>;
   static_assert(traits::valid, "fluxion::compiled: the model is not valid (see the diagnostic above).");
-  using layout = fluxion::layout<traits>;
+  static_assert(std::is_same_v<Policy, symbol_major> || !std::is_void_v<typename detail::policy_space<Policy>::type>,
+                "fluxion::compiled: the layout policy must be fluxion::symbol_major or fluxion::group_major<space>.");
+  using layout = fluxion::layout<traits, Policy>;
 
   static constexpr std::size_t n_states = layout::n_states;
   static constexpr std::size_t n_params = layout::n_params;

@@ -1,7 +1,22 @@
 #pragma once
-// A block of the flat layout: an ordered list of symbols, each a contiguous
-// row-major run of elements (symbol-major order). Offsets, extents and names
-// are compile-time constants; offset functions are callable on the device.
+// A block of the flat layout: an ordered list of symbols and where each
+// element of each symbol lies. Element (i...) of symbol S is at
+//
+//     base<S>() + sum_r i_r * stride<S>(r)
+//
+// Offsets, strides, extents and names are compile-time constants; offset
+// functions are callable on the device.
+//
+// Policies:
+//   symbol_major      every symbol a contiguous row-major run, symbols in
+//                     declaration order (the default);
+//   group_major<G>    the symbols shaped over space G are interleaved so that
+//                     each element of G holds all of its values contiguously
+//                     (for block solvers): element g's run is
+//                     [g * per_element, (g + 1) * per_element), and inside it
+//                     the symbols follow in declaration order, each row-major
+//                     over its remaining spaces. Symbols not shaped over G
+//                     follow after all runs, symbol-major.
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -9,8 +24,15 @@
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/index.hpp>
 
 namespace fluxion {
+
+struct symbol_major {};
+template <index_space G>
+struct group_major {
+  using space = G;
+};
 
 // The most index spaces a symbol may be shaped over.
 inline constexpr std::size_t max_rank = 8;
@@ -19,36 +41,53 @@ inline constexpr std::size_t max_rank = 8;
 struct layout_entry {
   std::string_view name;
   std::string_view kind;
-  std::size_t offset;
+  std::size_t offset;  // of element (0, ..., 0)
   std::size_t size;
   std::size_t rank;
   std::array<std::size_t, max_rank> extents;
+  std::array<std::ptrdiff_t, max_rank> strides;
   std::array<std::string_view, max_rank> spaces;
 };
 
 namespace detail {
-template <class Spaces>
-struct row_major;
-template <class... S>
-struct row_major<type_list<S...>> {
-  static constexpr std::size_t rank = sizeof...(S);
-  // Flat position of element (i...) within the symbol, last index fastest.
-  template <class... I>
-  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
-    static_assert(sizeof...(I) == sizeof...(S), "fluxion: an offset needs one index per index space of the symbol.");
-    std::size_t pos = 0;
-    ((pos = pos * std::size_t(S::extent) + std::size_t(i)), ...);
-    return pos;
+
+template <class Sym>
+struct symbol_shape {
+  template <class... S>
+  static constexpr std::array<std::size_t, sizeof...(S)> extents_of(type_list<S...>) {
+    return {std::size_t(S::extent)...};
   }
+  static constexpr auto extents = extents_of(typename Sym::spaces{});
+  static constexpr std::size_t rank = Sym::rank;
 };
+
+// Position of space G among Sym's spaces, or rank when absent.
+template <class Sym, class G>
+inline constexpr std::size_t position_of_space = index_of_v<typename Sym::spaces, G>;
+
+template <class Policy, class Sym>
+inline constexpr bool interleaved = false;
+template <class G, class Sym>
+inline constexpr bool interleaved<group_major<G>, Sym> = contains_v<typename Sym::spaces, G>;
+
+template <class Policy>
+struct policy_space {
+  using type = void;
+};
+template <class G>
+struct policy_space<group_major<G>> {
+  using type = G;
+};
+
 }  // namespace detail
 
-template <class Syms>
+template <class Syms, class Policy = symbol_major>
 struct block;
 
-template <class... Syms>
-struct block<detail::type_list<Syms...>> {
+template <class... Syms, class Policy>
+struct block<detail::type_list<Syms...>, Policy> {
   using symbols = detail::type_list<Syms...>;
+  using policy = Policy;
   static constexpr std::size_t count = sizeof...(Syms);
   // Number of scalars in the block.
   static constexpr std::size_t size = (std::size_t{0} + ... + Syms::size);
@@ -56,22 +95,70 @@ struct block<detail::type_list<Syms...>> {
   template <class Sym>
   static constexpr bool holds = detail::contains_v<symbols, std::remove_cvref_t<Sym>>;
 
-  // Offset of the first element of Sym.
+ private:
+  using G = typename detail::policy_space<Policy>::type;
+  template <class S>
+  static constexpr bool inter = detail::interleaved<Policy, S>;
+  template <class S>
+  static constexpr std::size_t per_group_element() {
+    if constexpr (inter<S>) return S::size / std::size_t(G::extent);
+    else return 0;
+  }
+
+ public:
+  // Scalars each group element holds (group-major), 0 for symbol-major.
+  static constexpr std::size_t per_element = (std::size_t{0} + ... + per_group_element<Syms>());
+
+  // Offset of element (0, ..., 0) of Sym.
   template <class Sym>
   FLUXION_HOST_DEVICE static constexpr std::size_t base() {
-    static_assert(holds<Sym>, "fluxion::layout: the symbol is not part of this block of the layout.");
-    constexpr std::size_t index = detail::index_of_v<symbols, std::remove_cvref_t<Sym>>;
-    constexpr std::size_t sizes[] = {Syms::size...};
-    std::size_t b = 0;
-    for (std::size_t k = 0; k != index; ++k) b += sizes[k];
+    using S = std::remove_cvref_t<Sym>;
+    static_assert(holds<S>, "fluxion::layout: the symbol is not part of this block of the layout.");
+    constexpr std::size_t index = detail::index_of_v<symbols, S>;
+    constexpr bool in_run[] = {inter<Syms>..., false};
+    constexpr std::size_t sizes[] = {Syms::size..., 0};
+    constexpr std::size_t run_sizes[] = {per_group_element<Syms>()..., 0};
+    std::size_t b = inter<S> ? 0 : (std::is_void_v<G> ? 0 : per_element * std::size_t(extent_of_g()));
+    for (std::size_t k = 0; k != index; ++k) {
+      if (inter<S> && in_run[k]) b += run_sizes[k];
+      if (!inter<S> && !in_run[k]) b += sizes[k];
+    }
     return b;
+  }
+
+  // Distance in the flat buffer between consecutive elements along Sym's space r.
+  template <class Sym>
+  FLUXION_HOST_DEVICE static constexpr std::ptrdiff_t stride(std::size_t r) {
+    using S = std::remove_cvref_t<Sym>;
+    using shape = detail::symbol_shape<S>;
+    std::ptrdiff_t st = 1;
+    if constexpr (inter<S>) {
+      constexpr std::size_t gpos = detail::position_of_space<S, G>;
+      if (r == gpos) return std::ptrdiff_t(per_element);
+      for (std::size_t q = shape::rank; q-- > r + 1;)
+        if (q != gpos) st *= std::ptrdiff_t(shape::extents[q]);
+    } else {
+      for (std::size_t q = shape::rank; q-- > r + 1;) st *= std::ptrdiff_t(shape::extents[q]);
+    }
+    return st;
   }
 
   // Offset of element (i...) of Sym: `offset<decltype(S)>(p, k)`.
   template <class Sym, class... I>
   FLUXION_HOST_DEVICE static constexpr std::size_t offset(I... i) {
     using S = std::remove_cvref_t<Sym>;
-    return base<S>() + detail::row_major<typename S::spaces>::position(i...);
+    static_assert(sizeof...(I) == S::rank, "fluxion::layout: an offset needs one index per index space of the symbol.");
+    if constexpr (!inter<S>) {
+      // Row-major: Horner's scheme, no stride table needed.
+      std::size_t pos = 0, r = 0;
+      ((pos = pos * detail::symbol_shape<S>::extents[r++] + std::size_t(i)), ...);
+      return base<S>() + pos;
+    } else {
+      std::ptrdiff_t pos = 0;
+      std::size_t r = 0;
+      ((pos += std::ptrdiff_t(i) * stride<S>(r++)), ...);
+      return base<S>() + std::size_t(pos);
+    }
   }
   // The same with the symbol object: `offset(S, p, k)`.
   template <class Sym, class... I>
@@ -83,19 +170,24 @@ struct block<detail::type_list<Syms...>> {
   template <class Sym>
   static constexpr layout_entry entry() {
     using S = std::remove_cvref_t<Sym>;
-    layout_entry e{std::string_view(S::name.data, S::name.size()), S::kind::text, base<S>(), S::size,
-                   S::rank, {}, {}};
-    fill_shape(e, typename S::spaces{});
+    layout_entry e{std::string_view(S::name.data, S::name.size()), S::kind::text, base<S>(), S::size, S::rank, {}, {}, {}};
+    fill_shape<S>(e, typename S::spaces{});
     return e;
   }
-  // Every symbol of the block in layout order.
+  // Every symbol of the block in declaration order.
   static constexpr std::array<layout_entry, count> entries() { return {entry<Syms>()...}; }
 
  private:
-  template <class... Sp>
+  static constexpr int extent_of_g() {
+    if constexpr (std::is_void_v<G>) return 0;
+    else return G::extent;
+  }
+  template <class S, class... Sp>
   static constexpr void fill_shape(layout_entry& e, detail::type_list<Sp...>) {
     std::size_t k = 0;
-    ((e.extents[k] = std::size_t(Sp::extent), e.spaces[k] = std::string_view(Sp::name.data, Sp::name.size()), ++k), ...);
+    ((e.extents[k] = std::size_t(Sp::extent), e.strides[k] = stride<S>(k),
+      e.spaces[k] = std::string_view(Sp::name.data, Sp::name.size()), ++k),
+     ...);
   }
 };
 

@@ -19,6 +19,11 @@ inline std::string shape_text(const layout_entry& e) {
   }
   return s + "]";
 }
+inline std::string strides_text(const layout_entry& e) {
+  std::string s = "[";
+  for (std::size_t r = 0; r < e.rank; ++r) s += (r ? ", " : "") + std::to_string(e.strides[r]);
+  return s + "]";
+}
 inline std::string pad(std::string s, std::size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
@@ -27,7 +32,7 @@ template <class Block>
 void table_rows(std::string& out, const char* block_name) {
   for (const auto& e : Block::entries()) {
     out += pad(block_name, 12) + pad(std::string(e.name), 14) + pad(std::to_string(e.offset), 8) +
-           pad(std::to_string(e.size), 8) + shape_text(e) + "\n";
+           pad(std::to_string(e.size), 8) + pad(shape_text(e), 26) + strides_text(e) + "\n";
   }
 }
 inline std::string json_escape(std::string_view s) {
@@ -48,6 +53,8 @@ std::string json_block() {
     s += "{\"name\": \"" + json_escape(e.name) + "\", \"kind\": \"" + std::string(e.kind) +
          "\", \"offset\": " + std::to_string(e.offset) + ", \"size\": " + std::to_string(e.size) + ", \"shape\": [";
     for (std::size_t r = 0; r < e.rank; ++r) s += (r ? ", " : "") + std::to_string(e.extents[r]);
+    s += "], \"strides\": [";
+    for (std::size_t r = 0; r < e.rank; ++r) s += (r ? ", " : "") + std::to_string(e.strides[r]);
     s += "], \"spaces\": [";
     for (std::size_t r = 0; r < e.rank; ++r) s += std::string(r ? ", " : "") + "\"" + json_escape(e.spaces[r]) + "\"";
     s += "]}";
@@ -60,18 +67,19 @@ std::string json_block() {
 template <class Layout>
 std::string layout_table() {
   std::string out = detail::pad("block", 12) + detail::pad("symbol", 14) + detail::pad("offset", 8) +
-                    detail::pad("size", 8) + "shape\n";
+                    detail::pad("size", 8) + detail::pad("shape", 26) + "strides\n";
   detail::table_rows<typename Layout::state>(out, "state");
   detail::table_rows<typename Layout::param>(out, "parameter");
   detail::table_rows<typename Layout::observable>(out, "observable");
   return out;
 }
 
-// The layout as JSON: {"order": ..., "state": {"size", "symbols": [...]}, ...}.
+// The layout as JSON: {"addressing": ..., "state": {"size", "symbols": [{name,
+// kind, offset, size, shape, strides, spaces}...]}, "parameter": ..., "observable": ...}.
 template <class Layout>
 std::string layout_json() {
   return std::string("{\"fluxion\": \"") + version_string +
-         "\", \"order\": \"symbol-major; each symbol row-major, last index fastest\", \"state\": " +
+         "\", \"addressing\": \"element (i...) of a symbol is at offset + sum(i[r] * strides[r])\", \"state\": " +
          detail::json_block<typename Layout::state>() + ", \"parameter\": " +
          detail::json_block<typename Layout::param>() + ", \"observable\": " +
          detail::json_block<typename Layout::observable>() + "}";

@@ -58,42 +58,38 @@ struct view_of<T, type_list<S...>> {
 #else
   using type = strided_view<T, std::size_t(S::extent)...>;
 #endif
-  // Row-major strides of the symbol, scaled by the element stride.
+  template <class Block, class Sym>
   static constexpr std::array<std::ptrdiff_t, rank> strides(std::ptrdiff_t element_stride) {
     std::array<std::ptrdiff_t, rank> st{};
-    constexpr std::ptrdiff_t ext[] = {std::ptrdiff_t(S::extent)..., 1};
-    std::ptrdiff_t acc = element_stride;
-    for (std::size_t r = rank; r-- > 0;) {
-      st[r] = acc;
-      acc *= ext[r];
-    }
+    for (std::size_t r = 0; r < rank; ++r) st[r] = Block::template stride<Sym>(r) * element_stride;
     return st;
   }
+  template <class Block, class Sym>
   static type make(T* base, std::ptrdiff_t element_stride) {
 #if FLUXION_VIEW_IS_MDSPAN
     if constexpr (rank == 0) {
-      return type(base);
+      return type(base, typename cuda::std::layout_stride::template mapping<extents>());
     } else {
-      const auto st = strides(element_stride);
+      const auto st = strides<Block, Sym>(element_stride);
       cuda::std::array<std::size_t, rank> s{};
       for (std::size_t r = 0; r < rank; ++r) s[r] = std::size_t(st[r]);
       return type(base, typename cuda::std::layout_stride::template mapping<extents>(extents{}, s));
     }
 #else
-    return type{base, strides(element_stride)};
+    return type{base, strides<Block, Sym>(element_stride)};
 #endif
   }
 };
 }  // namespace detail
 
 // The view of symbol `sym` of layout block `Block` within `data`, whose
-// consecutive flat elements are `element_stride` apart.
+// consecutive flat elements are `element_stride` apart (any layout policy).
 template <class Block, class Sym, class T>
 auto view(Sym, T* data, std::ptrdiff_t element_stride = 1) {
   using S = std::remove_cvref_t<Sym>;
   static_assert(Block::template holds<S>, "fluxion::view: the symbol is not part of this layout block.");
-  return detail::view_of<T, typename S::spaces>::make(data + std::ptrdiff_t(Block::template base<S>()) * element_stride,
-                                                      element_stride);
+  return detail::view_of<T, typename S::spaces>::template make<Block, S>(
+      data + std::ptrdiff_t(Block::template base<S>()) * element_stride, element_stride);
 }
 
 }  // namespace fluxion
