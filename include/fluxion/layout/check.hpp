@@ -44,8 +44,10 @@ checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std:
   if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
     throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
                        reinterpret_cast<std::uintptr_t>(data) % alignof(T));
-  if (es < 1) throw layout_error(block, "element stride must be at least 1", 1, std::size_t(es < 0 ? 0 : es));
-  if (is < 0) throw layout_error(block, "instance stride must not be negative", 0, 0);
+  if (es < 1)
+    throw layout_error(block, "element stride must be at least 1, got " + std::to_string(es), 1,
+                       std::size_t(es < 0 ? 0 : es));
+  if (is < 0) throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, 0);
   if (output && is == 0 && count > 1)
     throw layout_error(block, "an output needs a non-zero instance stride for " + std::to_string(count) + " instances",
                        1, 0);
