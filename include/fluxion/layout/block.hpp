@@ -51,14 +51,27 @@ struct layout_entry {
 
 namespace detail {
 
-template <class Sym>
-struct symbol_shape {
-  template <class... S>
-  static constexpr std::array<std::size_t, sizeof...(S)> extents_of(type_list<S...>) {
-    return {std::size_t(S::extent)...};
+// Row-major position and strides of a symbol's elements, computed from its
+// spaces' extents (no static tables, so usable in device code).
+template <class Spaces>
+struct shape_of;
+template <class... S>
+struct shape_of<type_list<S...>> {
+  static constexpr std::size_t rank = sizeof...(S);
+  template <class... I>
+  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
+    std::size_t pos = 0;
+    ((pos = pos * std::size_t(S::extent) + std::size_t(i)), ...);
+    return pos;
   }
-  static constexpr auto extents = extents_of(typename Sym::spaces{});
-  static constexpr std::size_t rank = Sym::rank;
+  // Product of the extents after r, skipping position `skip`.
+  FLUXION_HOST_DEVICE static constexpr std::ptrdiff_t inner(std::size_t r, std::size_t skip) {
+    const std::size_t ext[] = {std::size_t(S::extent)..., 1};
+    std::ptrdiff_t st = 1;
+    for (std::size_t q = r + 1; q < rank; ++q)
+      if (q != skip) st *= std::ptrdiff_t(ext[q]);
+    return st;
+  }
 };
 
 // Position of space G among Sym's spaces, or rank when absent.
@@ -130,17 +143,13 @@ struct block<detail::type_list<Syms...>, Policy> {
   template <class Sym>
   FLUXION_HOST_DEVICE static constexpr std::ptrdiff_t stride(std::size_t r) {
     using S = std::remove_cvref_t<Sym>;
-    using shape = detail::symbol_shape<S>;
-    std::ptrdiff_t st = 1;
+    using shape = detail::shape_of<typename S::spaces>;
     if constexpr (inter<S>) {
       constexpr std::size_t gpos = detail::position_of_space<S, G>;
-      if (r == gpos) return std::ptrdiff_t(per_element);
-      for (std::size_t q = shape::rank; q-- > r + 1;)
-        if (q != gpos) st *= std::ptrdiff_t(shape::extents[q]);
+      return r == gpos ? std::ptrdiff_t(per_element) : shape::inner(r, gpos);
     } else {
-      for (std::size_t q = shape::rank; q-- > r + 1;) st *= std::ptrdiff_t(shape::extents[q]);
+      return shape::inner(r, shape::rank);
     }
-    return st;
   }
 
   // Offset of element (i...) of Sym: `offset<decltype(S)>(p, k)`.
@@ -149,10 +158,7 @@ struct block<detail::type_list<Syms...>, Policy> {
     using S = std::remove_cvref_t<Sym>;
     static_assert(sizeof...(I) == S::rank, "fluxion::layout: an offset needs one index per index space of the symbol.");
     if constexpr (!inter<S>) {
-      // Row-major: Horner's scheme, no stride table needed.
-      std::size_t pos = 0, r = 0;
-      ((pos = pos * detail::symbol_shape<S>::extents[r++] + std::size_t(i)), ...);
-      return base<S>() + pos;
+      return base<S>() + detail::shape_of<typename S::spaces>::position(i...);
     } else {
       std::ptrdiff_t pos = 0;
       std::size_t r = 0;
