@@ -22,9 +22,9 @@ struct batch {
   std::ptrdiff_t instance_stride = 0;  // used when order == strided
 
   // A batch of writable data is also a batch of read-only data.
-  constexpr operator batch<const T>() const
-    requires(!std::is_const_v<T>)
-  {
+  template <class U = T>
+    requires(!std::is_const_v<U>)
+  constexpr operator batch<const U>() const {
     return {data, order, element_stride, instance_stride};
   }
 
