@@ -205,16 +205,19 @@ TEST_CASE("leaf nodes carry their value in the type", "[symbolic][simplify]") {
   STATIC_REQUIRE(std::is_trivially_copyable_v<fx::lowered<-0.5 * x * k + fx::pow(x, 2) + fx::exp(x) / (1 + x)>>);
 }
 
-// Known library bug (reported): negating a zero gives lit<-0.0>, a type
-// different from fx::zero, so it escapes every zero identity. It shows up in
-// derivatives: d(-k)/dx prints "-0", d(exp(-k))/dx prints "-0 * exp(-k)",
-// which breaks the structural-zero (sparsity) guarantee.
-// Remove [!shouldfail] once include/fluxion/symbolic/simplify.hpp folds -0 to 0.
-TEST_CASE("the negation of zero is zero", "[symbolic][simplify][!shouldfail]") {
-  CHECK(std::is_same_v<fx::lowered<-(x - x)>, fx::zero>);
-  CHECK(std::is_same_v<fx::lowered<-(x - x) * y>, fx::zero>);
-  CHECK(std::is_same_v<fx::lowered<-0.0 * x>, fx::zero>);
-  CHECK(std::is_same_v<fx::derivative_t<fx::lowered<-k>, X>, fx::zero>);
-  CHECK(std::is_same_v<fx::derivative_t<fx::lowered<fx::exp(-k)>, X>, fx::zero>);
-  CHECK(std::is_same_v<fx::derivative_t<fx::lowered<fx::cos(k)>, X>, fx::zero>);
+// -0.0 is folded to 0.0, so that a negated zero is fx::zero and escapes no
+// zero identity. Regression: before the fix, d(-k)/dx printed "-0" and
+// d(exp(-k))/dx printed "-0 * exp(-k)", so structural zeros were lost.
+TEST_CASE("the negation of zero is zero", "[symbolic][simplify]") {
+  STATIC_REQUIRE(std::is_same_v<fx::lowered<-(x - x)>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::lowered<-(x - x) * y>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::lowered<-0.0 * x>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::lowered<x + -0.0>, X>);
+  STATIC_REQUIRE(std::is_same_v<fx::simplify::neg<fx::zero>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::derivative_t<fx::lowered<-k>, X>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::derivative_t<fx::lowered<fx::exp(-k)>, X>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::derivative_t<fx::lowered<fx::cos(k)>, X>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::derivative_t<fx::lowered<-k * y>, X>, fx::zero>);
+  STATIC_REQUIRE(std::is_same_v<fx::derivative_t<fx::lowered<fx::pow(-k, 3)>, X>, fx::zero>);
+  CHECK(fx::to_string<fx::derivative_t<fx::lowered<-fx::sin(k) + x>, X>>() == "1");
 }

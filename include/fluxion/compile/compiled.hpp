@@ -126,7 +126,8 @@ struct compiled {
   static constexpr std::size_t n_intermediates = layout::intermediate::size;
 
   template <class... A>
-  FLUXION_HOST_DEVICE static void evaluate_aliases(detail::type_list<A...>, const context& ctx, T* scratch) {
+  FLUXION_HOST_DEVICE static void evaluate_aliases(detail::type_list<A...>, const context& ctx,
+                                                   [[maybe_unused]] T* scratch) {
     (detail::write_equation<typename layout::intermediate, detail::alias_equation<A>>(ctx, scratch, 1), ...);
   }
 

@@ -40,18 +40,26 @@ checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std:
   T* data = b.data.data();
   const std::size_t size = b.data.size();
   if (n == 0 || count == 0) return {data, es, is, 0, 0};
-  if (data == nullptr) throw layout_error(block, "null buffer", n * count, 0);
-  if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
-    throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
-                       reinterpret_cast<std::uintptr_t>(data) % alignof(T));
   if (es < 1)
     throw layout_error(block, "element stride must be at least 1, got " + std::to_string(es), 1,
                        std::size_t(es < 0 ? 0 : es));
   if (is < 0) throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, 0);
+  // Elements the batch spans: (count-1)*is + (n-1)*es + 1, checked for overflow
+  // so that huge strides cannot wrap around and pass.
+  std::size_t span_instances = 0, span_elements = 0, needed = 0, bytes = 0;
+  if (__builtin_mul_overflow(count - 1, std::size_t(is), &span_instances) ||
+      __builtin_mul_overflow(n - 1, std::size_t(es), &span_elements) ||
+      __builtin_add_overflow(span_instances, span_elements, &needed) || __builtin_add_overflow(needed, 1, &needed) ||
+      __builtin_mul_overflow(needed, sizeof(T), &bytes))
+    throw layout_error(block, "strides overflow the address space for " + detail::strides_text(count, n, es, is),
+                       size, std::size_t(-1));
+  if (data == nullptr) throw layout_error(block, "null buffer", needed, 0);
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
+    throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
+                       reinterpret_cast<std::uintptr_t>(data) % alignof(T));
   if (output && is == 0 && count > 1)
     throw layout_error(block, "an output needs a non-zero instance stride for " + std::to_string(count) + " instances",
                        1, 0);
-  const std::size_t needed = (count - 1) * std::size_t(is) + (n - 1) * std::size_t(es) + 1;
   if (needed > size)
     throw layout_error(block, "buffer too small for " + detail::strides_text(count, n, es, is), needed, size);
   if (output && count > 1 && n > 1) {
@@ -63,9 +71,11 @@ checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std:
                          1, 2);
   }
   const auto first = reinterpret_cast<std::uintptr_t>(data);
-  return {data, es, is, first, first + needed * sizeof(T)};
+  return {data, es, is, first, first + bytes};
 }
 
+// Conservative: the byte ranges the two batches span must not intersect, even
+// where interleaved strides would never touch one address.
 template <class A, class B>
 void check_no_overlap(const std::string& input_block, const checked_buffer<A>& in, const std::string& output_block,
                       const checked_buffer<B>& out) {

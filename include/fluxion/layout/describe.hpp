@@ -24,8 +24,9 @@ inline std::string strides_text(const layout_entry& e) {
   for (std::size_t r = 0; r < e.rank; ++r) s += (r ? ", " : "") + std::to_string(e.strides[r]);
   return s + "]";
 }
+// Left-aligned in `width` columns, and always followed by a space.
 inline std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
+  s.append(s.size() < width ? width - s.size() : 1, ' ');
   return s;
 }
 template <class Block>

@@ -40,7 +40,7 @@ using lowered_symbol = typename lower_symbol<std::remove_cvref_t<decltype(V)>>::
 template <>
 struct lower_node<literal> {
   template <literal V>
-  using type = lit<V.value>;
+  using type = simplify::norm_lit<V.value>;
 };
 
 template <class Op, class A>

@@ -37,6 +37,10 @@ struct is_neg<unary<op::neg, A>> : std::true_type {};
 template <class T>
 using id = detail::type_identity<T>;
 
+// A folded constant; -0.0 becomes 0.0 so that every zero is `zero`.
+template <double V>
+using norm_lit = lit<(V == 0.0 ? 0.0 : V)>;
+
 // A term written with a leading negative constant (-2 * x, -0.5 * x / y),
 // and its negation, so that a + (-2 * x) prints and evaluates as a - 2 * x.
 template <class T>
@@ -87,7 +91,7 @@ template <class Op, class A>
 constexpr auto unary_impl() {
   if constexpr (std::is_same_v<Op, op::neg>) {
     if constexpr (is_lit_v<A>) {
-      return id<lit<-A::value>>{};
+      return id<norm_lit<-A::value>>{};
     } else if constexpr (is_neg<A>::value) {
       return id<decltype(A::a)>{};
     } else {
@@ -113,7 +117,7 @@ constexpr auto binary_impl() {
   if constexpr (std::is_same_v<Op, op::add>) {
     if constexpr (is_zero<A>) return id<B>{};
     else if constexpr (is_zero<B>) return id<A>{};
-    else if constexpr (lits) return id<lit<A::value + B::value>>{};
+    else if constexpr (lits) return id<norm_lit<A::value + B::value>>{};
     else if constexpr (is_neg<B>::value) return id<sub<A, decltype(B::a)>>{};
     else if constexpr (is_neg<A>::value) return id<sub<B, decltype(A::a)>>{};
     else if constexpr (negative_term<B>::value) return id<sub<A, typename negative_term<B>::negated>>{};
@@ -122,7 +126,7 @@ constexpr auto binary_impl() {
     if constexpr (is_zero<B>) return id<A>{};
     else if constexpr (is_zero<A>) return id<neg<B>>{};
     else if constexpr (std::is_same_v<A, B>) return id<zero>{};
-    else if constexpr (lits) return id<lit<A::value - B::value>>{};
+    else if constexpr (lits) return id<norm_lit<A::value - B::value>>{};
     else if constexpr (is_neg<B>::value) return id<add<A, decltype(B::a)>>{};
     else if constexpr (negative_term<B>::value) return id<add<A, typename negative_term<B>::negated>>{};
     else return id<binary<Op, A, B>>{};
@@ -130,7 +134,7 @@ constexpr auto binary_impl() {
     if constexpr (is_zero<A> || is_zero<B>) return id<zero>{};
     else if constexpr (is_one<A>) return id<B>{};
     else if constexpr (is_one<B>) return id<A>{};
-    else if constexpr (lits) return id<lit<A::value * B::value>>{};
+    else if constexpr (lits) return id<norm_lit<A::value * B::value>>{};
     else if constexpr (is_minus_one<A>) return id<neg<B>>{};
     else if constexpr (is_minus_one<B>) return id<neg<A>>{};
     else if constexpr (is_neg<A>::value && is_neg<B>::value) return id<mul<decltype(A::a), decltype(B::a)>>{};
@@ -143,7 +147,7 @@ constexpr auto binary_impl() {
     else if constexpr (is_one<B>) return id<A>{};
     else if constexpr (std::is_same_v<A, B>) return id<one>{};
     else if constexpr (lits) {
-      if constexpr (B::value != 0.0) return id<lit<A::value / B::value>>{};
+      if constexpr (B::value != 0.0) return id<norm_lit<A::value / B::value>>{};
       else return id<binary<Op, A, B>>{};
     }
     else if constexpr (is_neg<A>::value) return id<neg<div<decltype(A::a), B>>>{};
@@ -178,7 +182,7 @@ template <class A, int N>
 constexpr auto powi_impl() {
   if constexpr (N == 0) return id<one>{};
   else if constexpr (N == 1) return id<A>{};
-  else if constexpr (is_lit_v<A>) return id<lit<math::ipow<N>(A::value)>>{};
+  else if constexpr (is_lit_v<A>) return id<norm_lit<math::ipow<N>(A::value)>>{};
   else if constexpr (is_powi<A>::value) return id<make_powi<typename is_powi<A>::base, is_powi<A>::n * N>>{};
   else return id<powi<A, N>>{};
 }
