@@ -10,7 +10,7 @@ constexpr fx::state<"S", patch, age> S;
 constexpr fx::ivar<patch, 0, "p"> p;
 constexpr fx::ivar<patch, 1, "q"> q;
 constexpr fx::ivar<age, 0, "k"> k;
-constexpr auto m = fx::model(fx::states(S), fx::d(S(p, k)) = -0.5 * S(p, q));
+constexpr auto m = fx::model(fx::states(S), fx::d(S(p, k)) = -0.5 * fx::sum(q, S(p, q)));
 using M = fx::compiled<m, double>;
 static_assert(M::n_states > 0);
 

@@ -43,12 +43,11 @@ constexpr fx::ivar<patch, 0, "p"> p;
 constexpr fx::ivar<patch, 1, "q"> q;
 constexpr fx::ivar<age, 0, "k"> kk;
 constexpr fx::ivar<age, 1, "l"> ll;
-// The alias bodies reduce over l, not over the k that the equations bind:
-// with k (as in DESIGN.md) the inlined derivative re-binds k inside the
-// equation's own k and does not compile (library bug, reported: no renaming
-// of bound variables when the chain rule inlines an alias body).
-constexpr auto Np = fx::alias<"Np">(fx::sum(ll, Sx(p, ll) + Ix(p, ll)));
-constexpr auto lam = fx::alias<"lambda">(b(p) * fx::sum(q, Cm(p, q) * fx::sum(ll, Ix(q, ll)) / Np(q)));
+// The alias bodies reduce over k, the variable the equations bind too (as in
+// DESIGN.md): the chain rule inlines the bodies inside the equation's own k,
+// where the reduction's k shadows it.
+constexpr auto Np = fx::alias<"Np">(fx::sum(kk, Sx(p, kk) + Ix(p, kk)));
+constexpr auto lam = fx::alias<"lambda">(b(p) * fx::sum(q, Cm(p, q) * fx::sum(kk, Ix(q, kk)) / Np(q)));
 constexpr auto si = fx::model(fx::states(Sx, Ix), fx::params(b, Cm),  //
                               fx::d(Sx(p, kk)) = -lam(p) * Sx(p, kk),  //
                               fx::d(Ix(p, kk)) = lam(p) * Sx(p, kk));

@@ -276,3 +276,26 @@ TEMPLATE_TEST_CASE("d min and d max", "[symbolic][diff][numeric][indexed]", doub
     return 4 * t.S[i][best] * delta(i, j) * delta(best, m);
   });
 }
+
+namespace {
+// Stage nodes built directly: A one stage back (zero at the first stage), and
+// A only where a next stage exists (zero at the last).
+constexpr auto prev_inner = a(kk) * S(p, kk) * S(p, kk);
+constexpr auto prev = fx::at_previous<KK, std::remove_cvref_t<decltype(prev_inner)>>{prev_inner};
+constexpr auto next_inner = a(kk) * S(p, kk);
+constexpr auto next = fx::if_next<KK, std::remove_cvref_t<decltype(next_inner)>>{next_inner};
+}  // namespace
+
+TEMPLATE_TEST_CASE("d of stage nodes", "[symbolic][diff][numeric][indexed]", double, float) {
+  using T = TestType;
+  CHECK(fx::to_string<fx::derivative_t<fx::lowered<next>, WS>>() == "unless_last(k, a[k] * delta(p, j) * delta(k, m))");
+  check_indexed<T, prev, WS, true>([](const tables& t, int i, int kidx, int j, int m) {
+    return kidx == 0 ? 0.0 : delta(i, j) * delta(kidx - 1, m) * 2 * t.a[kidx - 1] * t.S[i][kidx - 1];
+  });
+  check_indexed<T, prev, WA, true>([](const tables& t, int i, int kidx, int, int m) {
+    return kidx == 0 ? 0.0 : delta(kidx - 1, m) * t.S[i][kidx - 1] * t.S[i][kidx - 1];
+  });
+  check_indexed<T, next, WS, true>([](const tables& t, int i, int kidx, int j, int m) {
+    return kidx == 3 ? 0.0 : delta(i, j) * delta(kidx, m) * t.a[kidx];
+  });
+}

@@ -113,7 +113,7 @@ struct block<detail::type_list<Syms...>, Policy> {
   template <class S>
   static constexpr bool inter = detail::interleaved<Policy, S>;
   template <class S>
-  static constexpr std::size_t per_group_element() {
+  FLUXION_HOST_DEVICE static constexpr std::size_t per_group_element() {
     if constexpr (inter<S>) return S::size / std::size_t(G::extent);
     else return 0;
   }
@@ -184,7 +184,7 @@ struct block<detail::type_list<Syms...>, Policy> {
   static constexpr std::array<layout_entry, count> entries() { return {entry<Syms>()...}; }
 
  private:
-  static constexpr int extent_of_g() {
+  FLUXION_HOST_DEVICE static constexpr int extent_of_g() {
     if constexpr (std::is_void_v<G>) return 0;
     else return G::extent;
   }

@@ -542,11 +542,16 @@ struct model_traits<lowered_model<Items...>> {
  private:
   template <class X>
   static constexpr auto make_state_equation() {
+    if constexpr (equation_for<X>::matches::size == 0) {
+      // Reported by check_state_has_equation; keep this type well-formed.
+      return detail::type_identity<state_equation<X, detail::type_list<>, zero>>{};
+    } else {
     using Eq = detail::at_t<typename equation_for<X>::matches, 0>;
     using L = decltype(Eq::lhs);
     using vars = typename detail::lhs_vars<L>::type;
     using rhs = typename transport_terms_for<X, L>::template add_to<decltype(Eq::rhs)>;
     return detail::type_identity<state_equation<X, vars, rhs>>{};
+    }
   }
   template <class X>
   struct state_equation_of {

@@ -123,12 +123,15 @@ struct env : binding<Vars>... {
     return static_cast<const binding<V>&>(*this).value;
   }
 
+  // Binds V to v. A variable bound again (a reduction inside an alias
+  // expanded where its variable is already bound) shadows the outer binding.
   template <class V>
-  FLUXION_HOST_DEVICE constexpr env<Vars..., V> bind(int v) const {
-    static_assert(!(std::is_same_v<V, Vars> || ...),
-                  "fluxion: a reduction binds an index variable that is already bound; reduce over "
-                  "a second variable of the space instead (e.g. ivar<age, 1>).");
-    return env<Vars..., V>{static_cast<const binding<Vars>&>(*this)..., binding<V>{v}};
+  FLUXION_HOST_DEVICE constexpr auto bind(int v) const {
+    if constexpr ((std::is_same_v<V, Vars> || ...)) {
+      return rebind<V>(v);
+    } else {
+      return env<Vars..., V>{static_cast<const binding<Vars>&>(*this)..., binding<V>{v}};
+    }
   }
 
   template <class V>

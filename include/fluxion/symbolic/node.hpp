@@ -1,8 +1,9 @@
 #pragma once
 // Expression nodes. Every node is a structural aggregate, so a whole model
 // can be a template argument; literals keep their value in the node until the
-// model is lowered (symbolic/lower.hpp), after which every node is an empty
-// type and evaluation is a static function of the node type alone.
+// model is lowered (symbolic/lower.hpp), after which every number and index is
+// part of the type: members carry no information and evaluation is a static
+// function of the node type alone.
 //
 // An evaluation context `C` provides `C::scalar`, `time()` and
 // `read<Sym>(i...)`; an environment binds index variables (index.hpp).

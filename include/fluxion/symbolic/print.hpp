@@ -19,17 +19,23 @@ inline std::string number_text(double v) {
   return std::string(buf, res.ptr);
 }
 
+// A variable's printed name; variables renamed to avoid capture (id raised by
+// 2^20 per renaming) get one prime per renaming.
 template <class V>
 std::string var_text() {
+  constexpr int renamings = V::id >= 0 ? V::id >> 20 : 0;
+  constexpr int id = V::id >= 0 ? V::id & ((1 << 20) - 1) : V::id;
+  std::string s;
   if constexpr (V::name.size() > 0) {
-    return std::string(V::name.view());
-  } else if constexpr (V::id == 0) {
-    return std::string(V::space::name.view());
-  } else if constexpr (V::id >= (1 << 16)) {
-    return std::string(V::space::name.view()) + "_" + std::to_string(V::id - (1 << 16));
+    s = std::string(V::name.view());
+  } else if constexpr (id == 0) {
+    s = std::string(V::space::name.view());
+  } else if constexpr (id >= (1 << 16)) {
+    s = std::string(V::space::name.view()) + "_" + std::to_string(id - (1 << 16));
   } else {
-    return std::string(V::space::name.view()) + std::to_string(V::id);
+    s = std::string(V::space::name.view()) + std::to_string(id);
   }
+  return s + std::string(std::size_t(renamings), '\'');
 }
 
 template <class I>

@@ -182,7 +182,10 @@ template <class A, int N>
 constexpr auto powi_impl() {
   if constexpr (N == 0) return id<one>{};
   else if constexpr (N == 1) return id<A>{};
-  else if constexpr (is_lit_v<A>) return id<norm_lit<math::ipow<N>(A::value)>>{};
+  else if constexpr (is_lit_v<A>) {
+    if constexpr (A::value == 0.0 && N < 0) return id<powi<A, N>>{};  // 1/0: left to run time
+    else return id<norm_lit<math::ipow<N>(A::value)>>{};
+  }
   else if constexpr (is_powi<A>::value) return id<make_powi<typename is_powi<A>::base, is_powi<A>::n * N>>{};
   else return id<powi<A, N>>{};
 }

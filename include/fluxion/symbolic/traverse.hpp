@@ -173,9 +173,19 @@ struct subst<where_node<C, A, B>, From, To> {
 };
 template <class Op, class V, class A, class From, class To>
 struct subst<reduce<Op, V, A>, From, To> {
-  // A reduction binds its own variable: nothing inside refers to the outer one.
-  using type = std::conditional_t<std::is_same_v<V, From>, reduce<Op, V, A>,
-                                  simplify::make_reduce<Op, V, subst_t<A, From, To>>>;
+  static constexpr auto pick() {
+    if constexpr (std::is_same_v<V, From>) {
+      // A reduction binds its own variable: nothing inside refers to the outer one.
+      return type_identity<reduce<Op, V, A>>{};
+    } else if constexpr (contains_v<typename index_vars<To>::type, V>) {
+      // Capture-avoiding: rename the bound variable before To moves inside.
+      using fresh = ivar<typename V::space, V::id + (1 << 20), V::name>;
+      return type_identity<simplify::make_reduce<Op, fresh, subst_t<subst_t<A, V, fresh>, From, To>>>{};
+    } else {
+      return type_identity<simplify::make_reduce<Op, V, subst_t<A, From, To>>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
 };
 template <class V, class A, class From, class To>
 struct subst<at_previous<V, A>, From, To> {
