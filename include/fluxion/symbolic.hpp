@@ -7,4 +7,5 @@
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/print.hpp>
 #include <fluxion/symbolic/simplify.hpp>
+#include <fluxion/symbolic/structure.hpp>
 #include <fluxion/symbolic/traverse.hpp>

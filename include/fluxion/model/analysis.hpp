@@ -277,10 +277,17 @@ struct transport_term<X, type_list<V...>, transport_def<Space, Rate, Syms...>> {
   struct target_of {
     using type = typename var_over<type_list<V...>, typename RV::space>::type;
   };
-  using targets = transform_t<target_of, rate_vars>;
-  using rate = subst_all_t<Rate, rate_vars, targets>;
-  using flow = simplify::mul<rate, ref<X, V...>>;
-  using type = simplify::sub<simplify::make_at_previous<k, flow>, simplify::make_if_next<k, flow>>;
+  static constexpr auto pick() {
+    if constexpr (std::is_void_v<k> || contains_v<transform_t<target_of, rate_vars>, void>) {
+      // X is not shaped over Space: check_transport reports it; add nothing.
+      return type_identity<zero>{};
+    } else {
+      using rate = subst_all_t<Rate, rate_vars, transform_t<target_of, rate_vars>>;
+      using flow = simplify::mul<rate, ref<X, V...>>;
+      return type_identity<simplify::sub<simplify::make_at_previous<k, flow>, simplify::make_if_next<k, flow>>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
 };
 
 template <class X, class Vars, class Transports>

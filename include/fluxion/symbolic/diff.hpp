@@ -14,6 +14,24 @@
 
 namespace fluxion {
 
+// The tangent of a symbol: in a directional derivative (a Jacobian-vector
+// product) every reference S[i...] to a selected symbol differentiates to
+// the direction's element at the same place, read as tangent<S>[i...].
+template <class Sym>
+struct tangent {
+  using fluxion_node = void;
+  using base = Sym;
+  using kind = typename Sym::kind;
+  using spaces = typename Sym::spaces;
+  static constexpr auto name = Sym::name;
+  static constexpr std::size_t rank = Sym::rank;
+  static constexpr std::size_t size = Sym::size;
+};
+
+// Differentiate along a direction in every symbol Sym with Selects<Sym>::value.
+template <template <class> class Selects>
+struct along {};
+
 namespace detail {
 
 template <class E, class W>
@@ -48,6 +66,22 @@ struct diff<ref<Sym, I...>, ref<WSym, J...>> {
       return type_identity<subst_all_t<body_derivative, typename X::vars, type_list<I...>>>{};
     } else if constexpr (std::is_same_v<Sym, WSym>) {
       return type_identity<typename product_of<kdelta<I, J>...>::type>{};
+    } else {
+      return type_identity<zero>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+template <class Sym, class... I, template <class> class Selects>
+struct diff<ref<Sym, I...>, along<Selects>> {
+  static constexpr auto pick() {
+    if constexpr (symbol_expansion<Sym>::is_alias) {
+      using X = symbol_expansion<Sym>;
+      using body_derivative = diff_t<typename X::body, along<Selects>>;
+      return type_identity<subst_all_t<body_derivative, typename X::vars, type_list<I...>>>{};
+    } else if constexpr (Selects<Sym>::value) {
+      return type_identity<ref<tangent<Sym>, I...>>{};
     } else {
       return type_identity<zero>{};
     }

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include <fluxion/symbolic/node.hpp>
+#include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 #include <fluxion/symbolic/traverse.hpp>
 
@@ -89,6 +90,11 @@ struct printer<ref<Sym, I...>> {
     }
     return s;
   }
+};
+template <class Sym, class... I>
+struct printer<ref<tangent<Sym>, I...>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "d" + printer<ref<Sym, I...>>::text(); }
 };
 template <class Op, class A>
 struct printer<unary<Op, A>> {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Compile-time scaling of Model A (BENCHMARKS.md) from P = 8 to P = 1024
+# patches: wall time, peak compiler memory and object size of rhs + observe,
+# with g++ (and nvcc on a .cu twin, where nvcc is found). Index extents must
+# never be unrolled into types, so every quantity should stay flat.
+# Prints a table and `max_ratio=R` (largest P=1024 / P=8 ratio); exits 1 if R > 1.3.
+# Usage: bench/compile_scaling.sh   (from anywhere; CXX and NVCC may be set)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+src=$root/bench/compile_scaling
+CXX=${CXX:-g++}
+NVCC=${NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)}
+LIMIT=1.3
+inc=(-I "$root/include")
+for d in /usr/local/cuda/include/cccl "${CUDA_HOME:-/nonexistent}/include/cccl"; do
+  [ -d "$d" ] && { inc+=(-I "$d"); break; }
+done
+calc() { awk "BEGIN { print ($1) }"; }  # floating-point arithmetic without bc
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# measure OUT CMD...: runs CMD, prints "seconds max_rss_kib" of it (children included).
+measure() {
+  local out=$1; shift
+  if [ -x /usr/bin/time ]; then
+    local start end
+    start=$(date +%s.%N)
+    /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/log.txt" 2>&1 || { cat "$work/log.txt" >&2; return 1; }
+    end=$(date +%s.%N)
+    local rss
+    rss=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time.txt")
+    echo "$(calc "$end - $start") $rss"
+  else
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+dt = time.monotonic() - t0
+if r.returncode:
+    sys.stderr.write(r.stdout.decode(errors="replace")); sys.exit(1)
+print(f"{dt:.3f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+PY
+  fi
+}
+
+rows=()
+declare -A val
+run_one() {  # compiler label, P, command... (object written to $work/$label.$P.o)
+  local label=$1 P=$2; shift 2
+  local obj="$work/$label.$P.o"
+  read -r secs rss < <(measure "$obj" "$@" -o "$obj")
+  local size
+  size=$(stat -c %s "$obj")
+  val[$label.$P.time]=$secs; val[$label.$P.mem]=$rss; val[$label.$P.size]=$size
+  rows+=("$(printf '%-6s %6d %10.2f %14d %12d' "$label" "$P" "$secs" "$rss" "$size")")
+}
+
+compilers=(g++)
+for P in 8 1024; do
+  run_one g++ "$P" "$CXX" -std=c++20 -O2 -DFLUXION_P=$P "${inc[@]}" -c "$src/model_a_host.cpp"
+done
+if [ -n "$NVCC" ]; then
+  compilers+=(nvcc)
+  for P in 8 1024; do
+    run_one nvcc "$P" "$NVCC" -std=c++20 -O3 -arch=sm_90 -DFLUXION_P=$P "${inc[@]}" -c "$src/model_a_device.cu"
+  done
+else
+  echo "nvcc not found: device twin skipped" >&2
+fi
+
+printf '%-6s %6s %10s %14s %12s\n' compiler P "time [s]" "max RSS [KiB]" "object [B]"
+printf '%s\n' "${rows[@]}"
+echo
+max=0
+for c in "${compilers[@]}"; do
+  for q in time mem size; do
+    r=$(calc "${val[$c.1024.$q]} / ${val[$c.8.$q]}")
+    printf '%-6s %-5s ratio P=1024/P=8: %.3f\n' "$c" "$q" "$r"
+    if [ "$(calc "$r > $max")" = 1 ]; then max=$r; fi
+  done
+done
+printf 'max_ratio=%.3f\n' "$max"
+if [ "$(calc "$max > $LIMIT")" = 1 ]; then exit 1; fi

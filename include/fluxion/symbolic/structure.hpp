@@ -1,0 +1,128 @@
+#pragma once
+// Structural non-zeros: whether a lowered expression can be non-zero at the
+// element bound in an environment, judged from its structure alone (numeric
+// zeros, Kronecker deltas, shifts outside their space, stage boundaries),
+// never from state or parameter values. For a derivative expression this is
+// the exact structural dependence of one output element on one input element.
+#include <type_traits>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/symbolic/diff.hpp>
+#include <fluxion/symbolic/node.hpp>
+
+namespace fluxion {
+
+template <class E>
+struct structure {
+  // Time, named constants and anything not listed: may be non-zero.
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env&) {
+    return true;
+  }
+};
+
+template <double V>
+struct structure<lit<V>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env&) {
+    return V != 0.0;
+  }
+};
+
+template <class I, class J>
+struct structure<kdelta<I, J>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    return I::value(e) == J::value(e);
+  }
+};
+
+template <class Sym, class... I>
+struct structure<ref<Sym, I...>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    return (ref<Sym, I...>::template in_range<I>(e) && ...);
+  }
+};
+
+// f(0) = 0 for these: zero in, zero out.
+template <class Op>
+inline constexpr bool keeps_zero = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
+                                   std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
+                                   std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>;
+
+template <class Op, class A>
+struct structure<unary<Op, A>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    if constexpr (keeps_zero<Op>) return structure<A>::nonzero(e);
+    else return true;
+  }
+};
+
+template <class Op, class A, class B>
+struct structure<binary<Op, A, B>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    if constexpr (std::is_same_v<Op, op::mul>) {
+      return structure<A>::nonzero(e) && structure<B>::nonzero(e);
+    } else if constexpr (std::is_same_v<Op, op::div>) {
+      return structure<A>::nonzero(e);
+    } else if constexpr (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> ||
+                         std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) {
+      return structure<A>::nonzero(e) || structure<B>::nonzero(e);
+    } else {
+      return true;
+    }
+  }
+};
+
+template <class A, int N>
+struct structure<powi<A, N>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    if constexpr (N > 0) return structure<A>::nonzero(e);
+    else return true;
+  }
+};
+
+template <class C, class A, class B>
+struct structure<where_node<C, A, B>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    return structure<A>::nonzero(e) || structure<B>::nonzero(e);
+  }
+};
+
+template <class Op, class V, class A>
+struct structure<reduce<Op, V, A>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    constexpr bool all = std::is_same_v<Op, op::prod>;  // a product is zero when any factor is
+    for (int i = 0; i < V::space::extent; ++i) {
+      const bool nz = structure<A>::nonzero(e.template bind<V>(i));
+      if (all && !nz) return false;
+      if (!all && nz) return true;
+    }
+    return all;
+  }
+};
+
+template <class V, class A>
+struct structure<at_previous<V, A>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    const int k = V::value(e);
+    return k > 0 && structure<A>::nonzero(e.template rebind<V>(k - 1));
+  }
+};
+
+template <class V, class A>
+struct structure<if_next<V, A>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    return V::value(e) + 1 < V::space::extent && structure<A>::nonzero(e);
+  }
+};
+
+}  // namespace fluxion

@@ -1,0 +1,23 @@
+// patch is declared independent, but dS reads I at every patch q through a reduction.
+// expect: fluxion: a group is declared independent but the equation of a state reads another element of the group
+// expect: group_declared_independent_but_equation_reads_another_element<fluxion::fixed_string<6>{"patch"}, fluxion::fixed_string<2>{"S"}>
+#include <fluxion/fluxion.hpp>
+namespace fx = fluxion;
+using patch = fx::index<"patch", 3>;
+using age = fx::index<"age", 4, fx::ordered>;
+using zone = fx::index<"zone", 2>;
+constexpr fx::ivar<patch, 0, "p"> p;
+constexpr fx::ivar<patch, 1, "q"> q;
+constexpr fx::ivar<age, 0, "k"> k;
+constexpr fx::state<"S", patch, age> S;
+constexpr fx::state<"I", patch, age> I;
+constexpr fx::param<"a", age> a;
+constexpr fx::param<"beta", patch> beta;
+constexpr auto m = fx::model(fx::states(S, I), fx::params(a, beta),
+                             fx::d(S(p, k)) = -beta(p) * S(p, k) * fx::sum(q, fx::sum(k, I(q, k))),
+                             fx::d(I(p, k)) = beta(p) * S(p, k) - I(p, k), fx::transport<age>(a(k), S, I),
+                             fx::group<patch>(fx::independent));
+using M = fx::compiled<m, double>;
+static_assert(M::n_states > 0);
+
+int main() { return 0; }
