@@ -17,4 +17,5 @@
 #include <fluxion/layout/layout.hpp>
 #include <fluxion/layout/view.hpp>
 #include <fluxion/compile/compiled.hpp>
+#include <fluxion/compile/sparsity.hpp>
 #include <fluxion/exec/host.hpp>

@@ -17,28 +17,44 @@
 #include <fluxion/layout/layout.hpp>
 #include <fluxion/model/analysis.hpp>
 #include <fluxion/model/model.hpp>
+#include <fluxion/compile/jacobian.hpp>
+#include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 
 namespace fluxion {
 
 namespace detail {
 
-// What expressions read during one evaluation.
-template <class T, class Layout>
+// The element stride of a contiguous buffer, known to be 1 at compile time,
+// so contiguous calls compile to unit-stride code whether or not they inline.
+struct unit_stride {
+  FLUXION_HOST_DEVICE constexpr operator std::ptrdiff_t() const { return 1; }
+};
+
+// What expressions read during one evaluation: states x, parameters p (with
+// element strides), intermediates, and for directional derivatives the
+// direction v over the states or the parameters.
+template <class T, class Layout, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
 struct eval_context {
   using scalar = T;
   T t;
   const T* x;
-  std::ptrdiff_t xs;
+  SX xs;
   const T* p;
-  std::ptrdiff_t ps;
+  SP ps;
   const T* intermediates;
+  const T* v = nullptr;
+  std::ptrdiff_t vs = 1;
 
   FLUXION_HOST_DEVICE constexpr T time() const { return t; }
 
   template <class Sym, class... I>
   FLUXION_HOST_DEVICE constexpr T read(I... i) const {
-    if constexpr (is_state<Sym>) {
+    if constexpr (requires { typename Sym::base; }) {  // tangent<S>: the direction
+      using S = typename Sym::base;
+      if constexpr (is_state<S>) return v[std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs];
+      else return v[std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs];
+    } else if constexpr (is_state<Sym>) {
       return x[std::ptrdiff_t(Layout::state::template offset<Sym>(i...)) * xs];
     } else if constexpr (is_parameter<Sym>) {
       return p[std::ptrdiff_t(Layout::param::template offset<Sym>(i...)) * ps];
@@ -67,31 +83,49 @@ struct for_each_element<type_list<V, Vs...>> {
 };
 
 // Writes expression Rhs of Sym[Vars...] into `out` at the block's offsets.
-template <class Block, class Sym, class Vars, class Rhs, class Ctx>
+template <class Block, class Sym, class Vars, class Rhs, class Ctx, class SO>
 struct element_writer;
-template <class Block, class Sym, class... V, class Rhs, class Ctx>
-struct element_writer<Block, Sym, type_list<V...>, Rhs, Ctx> {
+template <class Block, class Sym, class... V, class Rhs, class Ctx, class SO>
+struct element_writer<Block, Sym, type_list<V...>, Rhs, Ctx, SO> {
   using T = typename Ctx::scalar;
   const Ctx& ctx;
   T* out;
-  std::ptrdiff_t stride;
+  SO stride;
   template <class Env>
   FLUXION_HOST_DEVICE void operator()(const Env& e) const {
     out[std::ptrdiff_t(Block::template offset<Sym>(V::value(e)...)) * stride] = static_cast<T>(Rhs::eval(ctx, e));
   }
 };
 
-template <class Block, class Eq, class Ctx>
-FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, typename Ctx::scalar* out, std::ptrdiff_t stride) {
-  using writer = element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx>;
+template <class Block, class Eq, class Ctx, class SO>
+FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, typename Ctx::scalar* out, SO stride) {
+  using writer = element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, SO>;
   for_each_element<typename Eq::vars>::run(env<>{}, writer{ctx, out, stride});
 }
 
-template <class Block, class Ctx, class... Eq>
-FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, const Ctx& ctx, typename Ctx::scalar* out,
-                                         std::ptrdiff_t stride) {
+template <class Block, class Ctx, class SO, class... Eq>
+FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, const Ctx& ctx, typename Ctx::scalar* out, SO stride) {
   (write_equation<Block, Eq>(ctx, out, stride), ...);
 }
+
+// An equation's right-hand side replaced by its derivative along Direction.
+template <class Eq, class Direction>
+struct directional_equation {
+  using symbol = typename Eq::symbol;
+  using vars = typename Eq::vars;
+  using rhs = derivative_t<typename Eq::rhs, Direction>;
+};
+template <class Eqs, class Direction>
+struct directional_equations;
+template <class... Eq, class Direction>
+struct directional_equations<type_list<Eq...>, Direction> {
+  using type = type_list<directional_equation<Eq, Direction>...>;
+};
+
+template <class Sym>
+struct is_state_symbol : std::bool_constant<is_state<Sym>> {};
+template <class Sym>
+struct is_parameter_symbol : std::bool_constant<is_parameter<Sym>> {};
 
 template <class A>
 struct alias_equation {
@@ -122,35 +156,148 @@ struct compiled {
   static constexpr std::size_t n_observables = layout::n_observables;
 
  private:
-  using context = detail::eval_context<T, layout>;
+  template <class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
+  using context = detail::eval_context<T, layout, SX, SP>;
   static constexpr std::size_t n_intermediates = layout::intermediate::size;
+  using state_eqs = typename traits::state_equations;
+  using observable_eqs = typename traits::observables;
 
-  template <class... A>
-  FLUXION_HOST_DEVICE static void evaluate_aliases(detail::type_list<A...>, const context& ctx,
+  template <class Ctx, class... A>
+  FLUXION_HOST_DEVICE static void evaluate_aliases(detail::type_list<A...>, const Ctx& ctx,
                                                    [[maybe_unused]] T* scratch) {
-    (detail::write_equation<typename layout::intermediate, detail::alias_equation<A>>(ctx, scratch, 1), ...);
+    (detail::write_equation<typename layout::intermediate, detail::alias_equation<A>>(ctx, scratch,
+                                                                                       detail::unit_stride{}),
+     ...);
   }
+
+  // Evaluates the aliases, then writes each equation of Eqs into out.
+  template <class Block, class Eqs, class SX, class SP, class SO>
+  FLUXION_HOST_DEVICE static void evaluate(T t, const T* x, SX xs, const T* p, SP ps, const T* v, std::ptrdiff_t vs,
+                                           T* out, SO os) {
+    T scratch[n_intermediates > 0 ? n_intermediates : 1];
+    const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
+    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+    detail::write_equations<Block>(Eqs{}, ctx, out, os);
+  }
+
+  template <class Eqs, template <class> class Selects>
+  using along_eqs = typename detail::directional_equations<Eqs, along<Selects>>::type;
 
  public:
   // d(state)/dt for one instance; element strides xs, ps, dxs.
   FLUXION_HOST_DEVICE void rhs(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* dx,
                                std::ptrdiff_t dxs) const {
-    T scratch[n_intermediates > 0 ? n_intermediates : 1];
-    const context ctx{t, x, xs, p, ps, scratch};
-    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-    detail::write_equations<typename layout::state>(typename traits::state_equations{}, ctx, dx, dxs);
+    evaluate<typename layout::state, state_eqs>(t, x, xs, p, ps, nullptr, 1, dx, dxs);
   }
-  FLUXION_HOST_DEVICE void rhs(T t, const T* x, const T* p, T* dx) const { rhs(t, x, 1, p, 1, dx, 1); }
+  FLUXION_HOST_DEVICE void rhs(T t, const T* x, const T* p, T* dx) const {
+    constexpr detail::unit_stride one{};
+    evaluate<typename layout::state, state_eqs>(t, x, one, p, one, nullptr, 1, dx, one);
+  }
 
   // Observables for one instance; element strides xs, ps, ys.
   FLUXION_HOST_DEVICE void observe(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* y,
                                    std::ptrdiff_t ys) const {
-    T scratch[n_intermediates > 0 ? n_intermediates : 1];
-    const context ctx{t, x, xs, p, ps, scratch};
-    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-    detail::write_equations<typename layout::observable>(typename traits::observables{}, ctx, y, ys);
+    evaluate<typename layout::observable, observable_eqs>(t, x, xs, p, ps, nullptr, 1, y, ys);
   }
-  FLUXION_HOST_DEVICE void observe(T t, const T* x, const T* p, T* y) const { observe(t, x, 1, p, 1, y, 1); }
+  FLUXION_HOST_DEVICE void observe(T t, const T* x, const T* p, T* y) const {
+    constexpr detail::unit_stride one{};
+    evaluate<typename layout::observable, observable_eqs>(t, x, one, p, one, nullptr, 1, y, one);
+  }
+
+  // Jacobian-vector products without forming J: out = (d rhs / d state) v,
+  // out = (d rhs / d parameters) v, and the same for the observables. Each
+  // costs about one evaluation of the right-hand side.
+  FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
+                                 std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
+    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_state_symbol>>(t, x, xs, p, ps, v, vs, out, os);
+  }
+  FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, const T* p, const T* v, T* out) const { jvp_x(t, x, 1, p, 1, v, 1, out, 1); }
+  FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
+                                 std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
+    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_parameter_symbol>>(t, x, xs, p, ps, v, vs, out, os);
+  }
+  FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, const T* p, const T* v, T* out) const { jvp_p(t, x, 1, p, 1, v, 1, out, 1); }
+  FLUXION_HOST_DEVICE void obs_jvp_x(T t, const T* x, const T* p, const T* v, T* out) const {
+    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_state_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
+  }
+  FLUXION_HOST_DEVICE void obs_jvp_p(T t, const T* x, const T* p, const T* v, T* out) const {
+    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_parameter_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
+  }
+
+  // --- Jacobians ------------------------------------------------------------------
+  // Four Jacobians, each d(outputs)/d(inputs) with rows in the flat order of
+  // the outputs and columns in the flat order of the inputs:
+  //   jac_x: d rhs / d state      jac_p: d rhs / d parameters
+  //   obs_jac_x: d observables / d state      obs_jac_p: d observables / d parameters
+  // Dense form: row-major, rows x columns. Sparse form: the values of the
+  // structurally non-zero entries in CSR order (rows ascending, columns
+  // ascending within a row); the pattern is jacobian_pattern<...> (sparsity.hpp).
+  enum class jacobian { x, p, obs_x, obs_p };
+
+  template <jacobian J>
+  struct jacobian_shape {
+    static constexpr bool observables = J == jacobian::obs_x || J == jacobian::obs_p;
+    static constexpr bool states = J == jacobian::x || J == jacobian::obs_x;
+    using row_block = std::conditional_t<observables, typename layout::observable, typename layout::state>;
+    using col_block = std::conditional_t<states, typename layout::state, typename layout::param>;
+    using equations = std::conditional_t<observables, observable_eqs, state_eqs>;
+    using inputs = std::conditional_t<states, typename traits::states, typename traits::params>;
+    using walk = detail::jacobian_walk<row_block, col_block, equations, inputs>;
+    static constexpr std::size_t rows = row_block::size;
+    static constexpr std::size_t columns = col_block::size;
+  };
+
+  // Dense Jacobian J (rows x columns, row-major, element stride js).
+  template <jacobian J>
+  FLUXION_HOST_DEVICE void jacobian_dense(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* out,
+                                          std::ptrdiff_t js) const {
+    static_assert(std::is_same_v<Policy, symbol_major>,
+                  "fluxion::compiled: Jacobians are laid out over the symbol-major layout; compile the model "
+                  "with fluxion::symbol_major to evaluate them.");
+    using shape = jacobian_shape<J>;
+    for (std::size_t k = 0; k < shape::rows * shape::columns; ++k) out[std::ptrdiff_t(k) * js] = T(0);
+    T scratch[n_intermediates > 0 ? n_intermediates : 1];
+    const context<> ctx{t, x, xs, p, ps, scratch};
+    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+    detail::dense_sink<context<>> sink{&ctx, out, shape::columns, js};
+    shape::walk::run(sink);
+  }
+
+  // Values of the structurally non-zero entries of J in CSR order (stride vs).
+  template <jacobian J>
+  FLUXION_HOST_DEVICE void jacobian_values(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* out,
+                                           std::ptrdiff_t vs) const {
+    static_assert(std::is_same_v<Policy, symbol_major>,
+                  "fluxion::compiled: Jacobians are laid out over the symbol-major layout; compile the model "
+                  "with fluxion::symbol_major to evaluate them.");
+    using shape = jacobian_shape<J>;
+    T scratch[n_intermediates > 0 ? n_intermediates : 1];
+    const context<> ctx{t, x, xs, p, ps, scratch};
+    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+    detail::values_sink<context<>> sink{&ctx, out, vs};
+    shape::walk::run(sink);
+  }
+
+  FLUXION_HOST_DEVICE void jac_x(T t, const T* x, const T* p, T* J) const { jacobian_dense<jacobian::x>(t, x, 1, p, 1, J, 1); }
+  FLUXION_HOST_DEVICE void jac_p(T t, const T* x, const T* p, T* J) const { jacobian_dense<jacobian::p>(t, x, 1, p, 1, J, 1); }
+  FLUXION_HOST_DEVICE void obs_jac_x(T t, const T* x, const T* p, T* J) const {
+    jacobian_dense<jacobian::obs_x>(t, x, 1, p, 1, J, 1);
+  }
+  FLUXION_HOST_DEVICE void obs_jac_p(T t, const T* x, const T* p, T* J) const {
+    jacobian_dense<jacobian::obs_p>(t, x, 1, p, 1, J, 1);
+  }
+  FLUXION_HOST_DEVICE void jac_x_values(T t, const T* x, const T* p, T* v) const {
+    jacobian_values<jacobian::x>(t, x, 1, p, 1, v, 1);
+  }
+  FLUXION_HOST_DEVICE void jac_p_values(T t, const T* x, const T* p, T* v) const {
+    jacobian_values<jacobian::p>(t, x, 1, p, 1, v, 1);
+  }
+  FLUXION_HOST_DEVICE void obs_jac_x_values(T t, const T* x, const T* p, T* v) const {
+    jacobian_values<jacobian::obs_x>(t, x, 1, p, 1, v, 1);
+  }
+  FLUXION_HOST_DEVICE void obs_jac_p_values(T t, const T* x, const T* p, T* v) const {
+    jacobian_values<jacobian::obs_p>(t, x, 1, p, 1, v, 1);
+  }
 };
 
 }  // namespace fluxion

@@ -1,0 +1,188 @@
+#pragma once
+// Walking a Jacobian: for every output element (row) and every input element
+// (column) whose derivative is structurally non-zero, hand the derivative
+// expression to a sink, rows in flat order and, within a row, columns in flat
+// order (the CSR order). The derivative of one output block with respect to
+// one input block is one expression type with index deltas, whatever the
+// extents; blocks whose derivative is identically zero are skipped at compile
+// time. Sinks write dense values, CSR values, or record the pattern.
+#include <cstddef>
+#include <type_traits>
+
+#include <fluxion/config/fixed_string.hpp>
+#include <fluxion/config/macros.hpp>
+#include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/diff.hpp>
+#include <fluxion/symbolic/index.hpp>
+#include <fluxion/symbolic/simplify.hpp>
+#include <fluxion/symbolic/structure.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+// Printed names of the "with respect to" variables, by position.
+inline constexpr fixed_string<2> wrt_names[] = {"j", "m", "n", "r", "u", "v", "w", "z"};
+
+template <class Space, int Position>
+using wrt_var = ivar<Space, (1 << 19) + Position, wrt_names[Position]>;
+
+template <class Spaces, class Seq>
+struct wrt_vars_of;
+template <class... S, std::size_t... R>
+struct wrt_vars_of<type_list<S...>, std::index_sequence<R...>> {
+  using type = type_list<wrt_var<S, int(R)>...>;
+};
+
+// The input element Y[j, m, ...] differentiated with respect to.
+template <class Y>
+struct wrt {
+  using vars = typename wrt_vars_of<typename Y::spaces, std::make_index_sequence<Y::rank>>::type;
+  template <class Vars>
+  struct ref_of;
+  template <class... W>
+  struct ref_of<type_list<W...>> {
+    using type = ref<Y, W...>;
+  };
+  using type = typename ref_of<vars>::type;
+};
+
+// d(rhs of Eq)/d(Y[j, m, ...]).
+template <class Eq, class Y>
+using block_derivative = derivative_t<typename Eq::rhs, typename wrt<Y>::type>;
+
+template <class Block, class Sym, class Vars>
+struct block_offset;
+template <class Block, class Sym, class... V>
+struct block_offset<Block, Sym, type_list<V...>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr std::size_t at(const Env& e) {
+    return Block::template offset<Sym>(V::value(e)...);
+  }
+};
+
+template <class ColBlock, class Y, class D, class Sink>
+struct column_visitor {
+  Sink* sink;
+  std::size_t row;
+  template <class Env>
+  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
+    if (structure<D>::nonzero(e))
+      sink->template entry<D>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
+  }
+};
+
+template <class Vars>
+struct for_each_element_c;
+template <>
+struct for_each_element_c<type_list<>> {
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
+    f(e);
+  }
+};
+template <class V, class... Vs>
+struct for_each_element_c<type_list<V, Vs...>> {
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
+    for (int i = 0; i < V::space::extent; ++i) for_each_element_c<type_list<Vs...>>::run(e.template bind<V>(i), f);
+  }
+};
+
+template <class RowBlock, class ColBlock, class Eq, class Ys, class Sink>
+struct row_visitor;
+template <class RowBlock, class ColBlock, class Eq, class... Y, class Sink>
+struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Sink> {
+  Sink* sink;
+  template <class Y1, class Env>
+  FLUXION_HOST_DEVICE constexpr void columns(std::size_t row, const Env& e) const {
+    using D = block_derivative<Eq, Y1>;
+    if constexpr (!simplify::is_zero<D>) {
+      for_each_element_c<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, Sink>{sink, row});
+    }
+  }
+  template <class Env>
+  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
+    const std::size_t row = block_offset<RowBlock, typename Eq::symbol, typename Eq::vars>::at(e);
+    sink->begin_row(row);
+    (columns<Y>(row, e), ...);
+  }
+};
+
+// Visits the structurally non-zero entries of d(rows)/d(columns) in CSR order.
+template <class RowBlock, class ColBlock, class Eqs, class Ys>
+struct jacobian_walk;
+template <class RowBlock, class ColBlock, class... Eq, class Ys>
+struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys> {
+  template <class Sink>
+  FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
+    (for_each_element_c<typename Eq::vars>::run(env<>{}, row_visitor<RowBlock, ColBlock, Eq, Ys, Sink>{&sink}), ...);
+  }
+  // Whether output block Eq depends on input block Y at all (compile time).
+  template <class E, class Y>
+  static constexpr bool depends = !simplify::is_zero<block_derivative<E, Y>>;
+};
+
+// --- sinks ------------------------------------------------------------------------------
+
+template <class Ctx>
+struct dense_sink {
+  using T = typename Ctx::scalar;
+  const Ctx* ctx;
+  T* out;
+  std::size_t columns;
+  std::ptrdiff_t stride;
+  FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
+  template <class D, class Env>
+  FLUXION_HOST_DEVICE void entry(std::size_t row, std::size_t col, const Env& e) {
+    out[std::ptrdiff_t(row * columns + col) * stride] = static_cast<T>(D::eval(*ctx, e));
+  }
+};
+
+template <class Ctx>
+struct values_sink {
+  using T = typename Ctx::scalar;
+  const Ctx* ctx;
+  T* out;
+  std::ptrdiff_t stride;
+  std::ptrdiff_t next = 0;
+  FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
+  template <class D, class Env>
+  FLUXION_HOST_DEVICE void entry(std::size_t, std::size_t, const Env& e) {
+    out[next++ * stride] = static_cast<T>(D::eval(*ctx, e));
+  }
+};
+
+struct count_sink {
+  std::size_t nnz = 0;
+  constexpr void begin_row(std::size_t) {}
+  template <class D, class Env>
+  constexpr void entry(std::size_t, std::size_t, const Env&) {
+    ++nnz;
+  }
+};
+
+// Records CSR: row_ptr (rows + 1 entries) and col_idx (nnz entries) into
+// caller-provided storage with room for them.
+template <class Index>
+struct pattern_sink {
+  Index* row_ptr;
+  Index* col_idx;
+  std::size_t rows;
+  std::size_t nnz = 0;
+  std::size_t next_row = 0;
+  constexpr void begin_row(std::size_t row) {
+    while (next_row <= row) row_ptr[next_row++] = Index(nnz);
+  }
+  template <class D, class Env>
+  constexpr void entry(std::size_t, std::size_t col, const Env&) {
+    col_idx[nnz++] = Index(col);
+  }
+  constexpr void finish() {
+    while (next_row <= rows) row_ptr[next_row++] = Index(nnz);
+  }
+};
+
+}  // namespace detail
+
+}  // namespace fluxion
