@@ -140,8 +140,9 @@ template <auto Model, class T, class Policy = symbol_major>
 struct compiled {
   static_assert(is_model_def<std::remove_cvref_t<decltype(Model)>>::value,
                 "fluxion::compiled: the first argument must be a model made by fluxion::model(...).");
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "fluxion::compiled: the scalar type must be float or double.");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || math::is_complex<T>,
+                "fluxion::compiled: the scalar type must be float or double (or, on the host, "
+                "std::complex<double> for complex-step differentiation).");
 
   using scalar = T;
   using model_type = lowered<Model>;

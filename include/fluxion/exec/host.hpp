@@ -57,6 +57,59 @@ void observe(const M& m, typename M::scalar t, std::size_t count, batch<const ty
               c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
 }
 
+// Dense Jacobians for `count` instances: each instance's rows x columns
+// matrix, row-major, is one batch element block (J is M::jacobian::x, p,
+// obs_x or obs_p).
+template <class M, typename M::jacobian J>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                    batch<const typename M::scalar> p, batch<typename M::scalar> out) {
+  using shape = typename M::template jacobian_shape<J>;
+  const auto c = detail::check_call<M>(count, x, p, out, "jacobian", shape::rows * shape::columns);
+  for (std::size_t b = 0; b < count; ++b)
+    m.template jacobian_dense<J>(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+                                 c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+                                 c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+
+// Sparse Jacobian values (CSR order of fluxion::jacobian_pattern<M, J>, nnz
+// per instance) for `count` instances.
+template <class M, typename M::jacobian J>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz) {
+  const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
+  for (std::size_t b = 0; b < count; ++b)
+    m.template jacobian_values<J>(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+                                  c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+                                  c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+
+// Jacobian-vector products (d rhs/d state) v and (d rhs/d parameters) v for
+// `count` instances; v is laid out like the states (jvp_x) or parameters (jvp_p).
+template <class M>
+void jvp_x(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
+  const auto c = detail::check_call<M>(count, x, p, out, "state derivative", M::n_states);
+  const auto cv = check_buffer("direction", v, M::n_states, count, false);
+  check_no_overlap("direction", cv, "state derivative", c.out);
+  for (std::size_t b = 0; b < count; ++b)
+    m.jvp_x(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+            c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+            cv.data + std::ptrdiff_t(b) * cv.instance_stride, cv.element_stride,
+            c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+template <class M>
+void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
+  const auto c = detail::check_call<M>(count, x, p, out, "state derivative", M::n_states);
+  const auto cv = check_buffer("direction", v, M::n_params, count, false);
+  check_no_overlap("direction", cv, "state derivative", c.out);
+  for (std::size_t b = 0; b < count; ++b)
+    m.jvp_p(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
+            c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
+            cv.data + std::ptrdiff_t(b) * cv.instance_stride, cv.element_stride,
+            c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+}
+
 // One instance, contiguous buffers.
 template <class M>
 void rhs(const M& m, typename M::scalar t, std::span<const typename M::scalar> x,
