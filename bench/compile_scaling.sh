@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compile-time scaling of Model A (BENCHMARKS.md) from P = 8 to P = 1024
-# patches: wall time, peak compiler memory and object size of rhs + observe,
+# patches: wall time, peak compiler memory and object size of rhs, observe and the
+# Jacobians (sparse values of jac_x, jac_p, obs_jac_x and jvp_x),
 # with g++ (and nvcc on a .cu twin, where nvcc is found). Index extents must
 # never be unrolled into types, so every quantity should stay flat.
 # Prints a table and `max_ratio=R` (largest P=1024 / P=8 ratio); exits 1 if R > 1.3.
@@ -49,8 +50,12 @@ run_one() {  # compiler label, P, command... (object written to $work/$label.$P.
   local label=$1 P=$2; shift 2
   local obj="$work/$label.$P.o"
   read -r secs rss < <(measure "$obj" "$@" -o "$obj")
+  # Object size: the loadable sections (text + data + bss, as size(1) counts
+  # them), i.e. what the object adds to a program. The symbol and string
+  # tables are left out: they hold mangled names whose count depends on the
+  # compiler's inlining choices and are stripped from a shipped binary.
   local size
-  size=$(stat -c %s "$obj")
+  size=$(size "$obj" | awk 'NR == 2 {print $4}')
   val[$label.$P.time]=$secs; val[$label.$P.mem]=$rss; val[$label.$P.size]=$size
   rows+=("$(printf '%-6s %6d %10.2f %14d %12d' "$label" "$P" "$secs" "$rss" "$size")")
 }

@@ -10,3 +10,11 @@ __global__ void model_a_observe_kernel(double t, const double* x, const double* 
   const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < B) bench_a::M{}.observe(t, x + i, B, p + i, B, y + i, B);
 }
+__global__ void model_a_jac_x_values_kernel(double t, const double* x, const double* p, double* v, long B) {
+  const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < B) bench_a::M{}.jacobian_values<bench_a::M::jacobian::x>(t, x + i, B, p + i, B, v + i, B);
+}
+__global__ void model_a_jvp_x_kernel(double t, const double* x, const double* p, const double* v, double* out, long B) {
+  const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < B) bench_a::M{}.jvp_x(t, x + i, B, p + i, B, v + i, B, out + i, B);
+}
