@@ -1,6 +1,6 @@
 // Alias "A" reads "B", which reads an alias named "A": a cycle by name.
 // expect: fluxion: an alias depends on itself through its own body or other aliases
-// expect: alias_depends_on_itself<fluxion::fixed_string<2>{"A"}>
+// expect: alias_depends_on_itself<fluxion::symbol_name<2>{"A"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -1,6 +1,6 @@
 // An equation d(beta) = ... for a parameter.
 // expect: fluxion: an equation is written for a parameter
-// expect: equation_for_a_parameter<fluxion::fixed_string<5>{"beta"}>
+// expect: equation_for_a_parameter<fluxion::symbol_name<5>{"beta"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

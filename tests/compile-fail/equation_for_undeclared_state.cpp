@@ -1,6 +1,6 @@
 // An equation for a state that fx::states(...) does not list.
 // expect: fluxion: an equation is written for a symbol that is not declared with fx::states(...)
-// expect: equation_for_a_symbol_that_is_not_a_declared_state<fluxion::fixed_string<2>{"E"}>
+// expect: equation_for_a_symbol_that_is_not_a_declared_state<fluxion::symbol_name<2>{"E"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

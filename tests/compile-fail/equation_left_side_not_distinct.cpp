@@ -1,6 +1,6 @@
 // The left-hand side indexes C by one variable twice.
 // expect: fluxion: the left-hand side of an equation must index the state by distinct index variables
-// expect: equation_left_side_needs_distinct_index_variables<fluxion::fixed_string<2>{"C"}>
+// expect: equation_left_side_needs_distinct_index_variables<fluxion::symbol_name<2>{"C"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

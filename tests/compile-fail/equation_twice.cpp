@@ -1,6 +1,6 @@
 // Two equations for one state.
 // expect: fluxion: the equation for a state is written twice
-// expect: equation_written_twice<fluxion::fixed_string<2>{"S"}>
+// expect: equation_written_twice<fluxion::symbol_name<2>{"S"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

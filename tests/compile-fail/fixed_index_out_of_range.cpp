@@ -1,6 +1,6 @@
 // S is read at age 4 of an age space with extent 4.
 // expect: fluxion: a symbol is indexed by a fixed element outside its index space
-// expect: fixed_index_out_of_range<fluxion::fixed_string<2>{"S"}, 4, 4>
+// expect: fixed_index_out_of_range<fluxion::symbol_name<2>{"S"}, 4, 4>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

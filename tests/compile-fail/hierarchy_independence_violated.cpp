@@ -1,6 +1,6 @@
 // patch is declared independent, but dS reads I at every patch q through a reduction.
 // expect: fluxion: a group is declared independent but the equation of a state reads another element of the group
-// expect: group_declared_independent_but_equation_reads_another_element<fluxion::fixed_string<6>{"patch"}, fluxion::fixed_string<2>{"S"}>
+// expect: group_declared_independent_but_equation_reads_another_element<fluxion::symbol_name<6>{"patch"}, fluxion::symbol_name<2>{"S"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 using patch = fx::index<"patch", 3>;

@@ -1,6 +1,6 @@
 // Transport of S and I over stage, a space neither is shaped over.
 // expect: fluxion: stage transport names a state that is not shaped over the transport's space (an unknown space for that state)
-// expect: transport_of_a_state_not_shaped_over_the_space<fluxion::fixed_string<2>{"S"}, fluxion::fixed_string<6>{"stage"}>
+// expect: transport_of_a_state_not_shaped_over_the_space<fluxion::symbol_name<2>{"S"}, fluxion::symbol_name<6>{"stage"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 using patch = fx::index<"patch", 3>;

@@ -1,6 +1,6 @@
 // Transport over patch, an unordered index space.
 // expect: fluxion: stage transport needs an ordered index space
-// expect: transport_over_unordered_space<fluxion::fixed_string<6>{"patch"}>
+// expect: transport_over_unordered_space<fluxion::symbol_name<6>{"patch"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 using patch = fx::index<"patch", 3>;

@@ -1,6 +1,6 @@
 // C is declared over (patch, patch); its first index is a variable over age.
 // expect: fluxion: a symbol is indexed by an index variable over another space than the one it is declared over at that position
-// expect: index_variable_over_wrong_space<fluxion::fixed_string<2>{"C"}, 0, fluxion::fixed_string<6>{"patch"}, fluxion::fixed_string<4>{"age"}>
+// expect: index_variable_over_wrong_space<fluxion::symbol_name<2>{"C"}, 0, fluxion::symbol_name<6>{"patch"}, fluxion::symbol_name<4>{"age"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 using patch = fx::index<"patch", 3>;

@@ -1,6 +1,6 @@
 // The right-hand side of R(p) reads S(p, k) but nothing binds k.
 // expect: fluxion: the right-hand side of an equation or observable uses an index variable that its left-hand side does not bind
-// expect: index_variable_not_bound_by_left_side<fluxion::fixed_string<2>{"R"}, fluxion::fixed_string<4>{"age"}>
+// expect: index_variable_not_bound_by_left_side<fluxion::symbol_name<2>{"R"}, fluxion::symbol_name<4>{"age"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

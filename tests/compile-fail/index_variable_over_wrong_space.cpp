@@ -1,6 +1,6 @@
 // S is declared over (patch, age); its second index is a variable over patch.
 // expect: fluxion: a symbol is indexed by an index variable over another space than the one it is declared over at that position
-// expect: index_variable_over_wrong_space<fluxion::fixed_string<2>{"S"}, 1, fluxion::fixed_string<4>{"age"}, fluxion::fixed_string<6>{"patch"}>
+// expect: index_variable_over_wrong_space<fluxion::symbol_name<2>{"S"}, 1, fluxion::symbol_name<4>{"age"}, fluxion::symbol_name<6>{"patch"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

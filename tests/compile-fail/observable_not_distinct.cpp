@@ -1,6 +1,6 @@
 // An observable shaped by one variable twice.
 // expect: fluxion: an observable must be shaped by distinct index variables
-// expect: observable_needs_distinct_index_variables<fluxion::fixed_string<5>{"diag"}>
+// expect: observable_needs_distinct_index_variables<fluxion::symbol_name<5>{"diag"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

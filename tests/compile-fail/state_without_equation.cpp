@@ -1,6 +1,6 @@
 // A state declared in fx::states(...) without an equation.
 // expect: fluxion: a state has no equation
-// expect: state_has_no_equation<fluxion::fixed_string<2>{"E"}>
+// expect: state_has_no_equation<fluxion::symbol_name<2>{"E"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -1,6 +1,6 @@
 // A state and a parameter both named "x".
 // expect: fluxion: two different symbols of the model have one name
-// expect: two_symbols_with_one_name<fluxion::fixed_string<2>{"x"}>
+// expect: two_symbols_with_one_name<fluxion::symbol_name<2>{"x"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -1,6 +1,6 @@
 // An equation reads a parameter that the model does not declare.
 // expect: fluxion: an expression uses a symbol that the model does not declare
-// expect: symbol_not_declared_in_model<fluxion::fixed_string<6>{"gamma"}>
+// expect: symbol_not_declared_in_model<fluxion::symbol_name<6>{"gamma"}>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -1,6 +1,6 @@
 // S is declared over (patch, age) but read with one index.
 // expect: fluxion: a symbol is indexed with a different number of indices than the index spaces it is declared over
-// expect: symbol_used_with_wrong_number_of_indices<fluxion::fixed_string<2>{"S"}, 2, 1>
+// expect: symbol_used_with_wrong_number_of_indices<fluxion::symbol_name<2>{"S"}, 2, 1>
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -22,12 +22,12 @@ case $datadir in
 esac
 
 step() { printf '\n== %s\n' "$*"; }
-expect_version() {  # $1: program to run
+expect_version() {  # $1: program to run; it evaluates dx = -k x at x = 2, k = 0.5
   local out
   out=$("$1")
   echo "$out"
-  if [ "$out" != "fluxion $version" ]; then
-    echo "FAIL: $1 printed '$out', expected 'fluxion $version'" >&2
+  if [ "$out" != "fluxion $version: dx = -1" ]; then
+    echo "FAIL: $1 printed '$out', expected 'fluxion $version: dx = -1'" >&2
     exit 1
   fi
 }

@@ -64,7 +64,7 @@ struct ctx {
     if constexpr (fx::is_alias<Sym>) {
       return alias_value<Sym>(typename Sym::vars{}, i...);
     } else {
-      constexpr std::string_view n = Sym::name.view();
+      constexpr std::string_view n = fluxion::text<Sym::name>;
       const int idx[] = {int(i)...};
       if constexpr (n == "Sx") return Sv[idx[0]][idx[1]];
       else if constexpr (n == "Ix") return Iv[idx[0]][idx[1]];

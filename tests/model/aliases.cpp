@@ -20,7 +20,7 @@ namespace {
 
 template <class... S>
 std::vector<std::string> names(fx::detail::type_list<S...>) {
-  return {std::string(S::name.view())...};
+  return {std::string(fluxion::text<S::name>)...};
 }
 
 template <class T>

@@ -19,7 +19,7 @@ Catch::Approx approx(double v) { return Catch::Approx(v).epsilon(1e-13); }
 
 template <class... S>
 std::vector<std::string> names(fx::detail::type_list<S...>) {
-  return {std::string(S::name.view())...};
+  return {std::string(fluxion::text<S::name>)...};
 }
 
 // --- a flat model whose equations are written in another order than declared ---

@@ -45,7 +45,7 @@ struct ctx {
   template <class Sym, class... I>
   T read(I...) const {
     static_assert(sizeof...(I) == 0);
-    constexpr std::string_view n = Sym::name.view();
+    constexpr std::string_view n = fluxion::text<Sym::name>;
     if constexpr (n == "x") return xv;
     else if constexpr (n == "y") return yv;
     else return kv;

@@ -54,7 +54,7 @@ struct ctx {
   T time() const { return T(0); }
   template <class Sym, class... I>
   T read(I... i) const {
-    constexpr std::string_view n = Sym::name.view();
+    constexpr std::string_view n = fluxion::text<Sym::name>;
     const int idx[] = {int(i)...};
     if constexpr (n == "S") {
       REQUIRE((idx[0] >= 0 && idx[0] < 3 && idx[1] >= 0 && idx[1] < 4));

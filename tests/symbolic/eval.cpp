@@ -48,7 +48,7 @@ struct ctx {
   T time() const { return tv; }
   template <class Sym, class... I>
   T read(I... i) const {
-    constexpr std::string_view n = Sym::name.view();
+    constexpr std::string_view n = fluxion::text<Sym::name>;
     if constexpr (n == "x") {
       static_assert(sizeof...(I) == 0);
       ++reads_x;

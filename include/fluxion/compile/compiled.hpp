@@ -45,6 +45,7 @@ struct eval_context {
   const T* intermediates;
   const T* v = nullptr;
   std::ptrdiff_t vs = 1;
+  const T* tangent_intermediates = nullptr;
 
   FLUXION_HOST_DEVICE constexpr T time() const { return t; }
 
@@ -52,7 +53,8 @@ struct eval_context {
   FLUXION_HOST_DEVICE constexpr T read(I... i) const {
     if constexpr (requires { typename Sym::base; }) {  // tangent<S>: the direction
       using S = typename Sym::base;
-      if constexpr (is_state<S>) return v[std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs];
+      if constexpr (is_alias<S>) return tangent_intermediates[Layout::intermediate::template offset<S>(i...)];
+      else if constexpr (is_state<S>) return v[std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs];
       else return v[std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs];
     } else if constexpr (is_state<Sym>) {
       return x[std::ptrdiff_t(Layout::state::template offset<Sym>(i...)) * xs];
@@ -122,6 +124,15 @@ struct directional_equations<type_list<Eq...>, Direction> {
   using type = type_list<directional_equation<Eq, Direction>...>;
 };
 
+// An alias's tangent along Direction: written at the alias's own offset in
+// the tangent scratch.
+template <class A, class Direction>
+struct alias_tangent_equation {
+  using symbol = A;
+  using vars = typename A::vars;
+  using rhs = derivative_t<typename symbol_expansion<A>::body, Direction>;
+};
+
 template <class Sym>
 struct is_state_symbol : std::bool_constant<is_state<Sym>> {};
 template <class Sym>
@@ -171,14 +182,31 @@ struct compiled {
      ...);
   }
 
-  // Evaluates the aliases, then writes each equation of Eqs into out.
-  template <class Block, class Eqs, class SX, class SP, class SO>
+  template <class Direction, class Ctx, class... A>
+  FLUXION_HOST_DEVICE static void evaluate_alias_tangents(detail::type_list<A...>, const Ctx& ctx,
+                                                          [[maybe_unused]] T* scratch) {
+    (detail::write_equation<typename layout::intermediate, detail::alias_tangent_equation<A, Direction>>(
+         ctx, scratch, detail::unit_stride{}),
+     ...);
+  }
+
+  // Evaluates the aliases (and, along a direction, their tangents), then
+  // writes each equation of Eqs into out.
+  template <class Block, class Eqs, class SX, class SP, class SO, class Direction = void>
   FLUXION_HOST_DEVICE static void evaluate(T t, const T* x, SX xs, const T* p, SP ps, const T* v, std::ptrdiff_t vs,
                                            T* out, SO os) {
     T scratch[n_intermediates > 0 ? n_intermediates : 1];
-    const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
-    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-    detail::write_equations<Block>(Eqs{}, ctx, out, os);
+    if constexpr (std::is_void_v<Direction>) {
+      const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
+      evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+      detail::write_equations<Block>(Eqs{}, ctx, out, os);
+    } else {
+      T tangents[n_intermediates > 0 ? n_intermediates : 1];
+      const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs, tangents};
+      evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+      evaluate_alias_tangents<Direction>(typename traits::aliases{}, ctx, tangents);
+      detail::write_equations<Block>(Eqs{}, ctx, out, os);
+    }
   }
 
   template <class Eqs, template <class> class Selects>
@@ -206,23 +234,28 @@ struct compiled {
   }
 
   // Jacobian-vector products without forming J: out = (d rhs / d state) v,
-  // out = (d rhs / d parameters) v, and the same for the observables. Each
-  // costs about one evaluation of the right-hand side.
+  // out = (d rhs / d parameters) v, and the same for the observables. Aliases
+  // and their tangents are evaluated once per call, so each costs a small
+  // multiple of one right-hand side (about 2x for Model A on the host).
   FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
                                  std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
-    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_state_symbol>>(t, x, xs, p, ps, v, vs, out, os);
+    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_state_symbol>, std::ptrdiff_t, std::ptrdiff_t,
+             std::ptrdiff_t, along<detail::is_state_symbol>>(t, x, xs, p, ps, v, vs, out, os);
   }
   FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, const T* p, const T* v, T* out) const { jvp_x(t, x, 1, p, 1, v, 1, out, 1); }
   FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
                                  std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
-    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_parameter_symbol>>(t, x, xs, p, ps, v, vs, out, os);
+    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_parameter_symbol>, std::ptrdiff_t, std::ptrdiff_t,
+             std::ptrdiff_t, along<detail::is_parameter_symbol>>(t, x, xs, p, ps, v, vs, out, os);
   }
   FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, const T* p, const T* v, T* out) const { jvp_p(t, x, 1, p, 1, v, 1, out, 1); }
   FLUXION_HOST_DEVICE void obs_jvp_x(T t, const T* x, const T* p, const T* v, T* out) const {
-    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_state_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
+    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_state_symbol>, std::ptrdiff_t,
+             std::ptrdiff_t, std::ptrdiff_t, along<detail::is_state_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
   }
   FLUXION_HOST_DEVICE void obs_jvp_p(T t, const T* x, const T* p, const T* v, T* out) const {
-    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_parameter_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
+    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_parameter_symbol>, std::ptrdiff_t,
+             std::ptrdiff_t, std::ptrdiff_t, along<detail::is_parameter_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
   }
 
   // --- Jacobians ------------------------------------------------------------------

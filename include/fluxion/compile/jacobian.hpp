@@ -155,9 +155,9 @@ struct values_sink {
 
 struct count_sink {
   std::size_t nnz = 0;
-  constexpr void begin_row(std::size_t) {}
+  FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
   template <class D, class Env>
-  constexpr void entry(std::size_t, std::size_t, const Env&) {
+  FLUXION_HOST_DEVICE constexpr void entry(std::size_t, std::size_t, const Env&) {
     ++nnz;
   }
 };
@@ -171,14 +171,14 @@ struct pattern_sink {
   std::size_t rows;
   std::size_t nnz = 0;
   std::size_t next_row = 0;
-  constexpr void begin_row(std::size_t row) {
+  FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t row) {
     while (next_row <= row) row_ptr[next_row++] = Index(nnz);
   }
   template <class D, class Env>
-  constexpr void entry(std::size_t, std::size_t col, const Env&) {
+  FLUXION_HOST_DEVICE constexpr void entry(std::size_t, std::size_t col, const Env&) {
     col_idx[nnz++] = Index(col);
   }
-  constexpr void finish() {
+  FLUXION_HOST_DEVICE constexpr void finish() {
     while (next_row <= rows) row_ptr[next_row++] = Index(nnz);
   }
 };

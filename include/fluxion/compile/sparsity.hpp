@@ -29,10 +29,21 @@ struct csr_pattern {
   std::size_t nnz() const { return col_idx.size(); }
 };
 
+// The number of structurally non-zero entries of Jacobian J, walked at run
+// time (no compile-time cost).
+template <class M, typename M::jacobian J>
+std::size_t jacobian_nnz_at_run_time() {
+  detail::count_sink sink;
+  M::template jacobian_shape<J>::walk::run(sink);
+  return sink.nnz;
+}
+
 // Number of structurally non-zero entries (a constant expression; its
 // evaluation walks rows x columns, so keep it to small models).
 template <class M, typename M::jacobian J>
 constexpr std::size_t jacobian_nnz() {
+  static_assert(std::is_same_v<typename M::layout::policy, symbol_major>,
+                "fluxion::jacobian_nnz: Jacobians are laid out over the symbol-major layout.");
   detail::count_sink sink;
   M::template jacobian_shape<J>::walk::run(sink);
   return sink.nnz;
@@ -42,13 +53,14 @@ constexpr std::size_t jacobian_nnz() {
 template <class M, typename M::jacobian J>
 csr_pattern jacobian_pattern() {
   using shape = typename M::template jacobian_shape<J>;
-  detail::count_sink counter;
-  shape::walk::run(counter);
+  static_assert(std::is_same_v<typename M::layout::policy, symbol_major>,
+                "fluxion::jacobian_pattern: Jacobians are laid out over the symbol-major layout; take the pattern "
+                "from the model compiled with fluxion::symbol_major.");
   csr_pattern out;
   out.rows = shape::rows;
   out.columns = shape::columns;
   out.row_ptr.assign(shape::rows + 1, 0);
-  out.col_idx.assign(counter.nnz, 0);
+  out.col_idx.assign(jacobian_nnz_at_run_time<M, J>(), 0);
   detail::pattern_sink<int> sink{out.row_ptr.data(), out.col_idx.data(), shape::rows};
   shape::walk::run(sink);
   sink.finish();

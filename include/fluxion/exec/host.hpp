@@ -10,6 +10,7 @@
 #include <span>
 
 #include <fluxion/layout/batch.hpp>
+#include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
 
 namespace fluxion::host {
@@ -76,6 +77,10 @@ void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<c
 template <class M, typename M::jacobian J>
 void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
                      batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz) {
+  // The caller's nnz must be the pattern's: it sizes every instance's block.
+  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
+  if (nnz != expected)
+    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
   for (std::size_t b = 0; b < count; ++b)
     m.template jacobian_values<J>(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,

@@ -176,7 +176,7 @@ struct block<detail::type_list<Syms...>, Policy> {
   template <class Sym>
   static constexpr layout_entry entry() {
     using S = std::remove_cvref_t<Sym>;
-    layout_entry e{std::string_view(S::name.data, S::name.size()), S::kind::text, base<S>(), S::size, S::rank, {}, {}, {}};
+    layout_entry e{fluxion::text<S::name>, S::kind::text, base<S>(), S::size, S::rank, {}, {}, {}};
     fill_shape<S>(e, typename S::spaces{});
     return e;
   }
@@ -192,7 +192,7 @@ struct block<detail::type_list<Syms...>, Policy> {
   static constexpr void fill_shape(layout_entry& e, detail::type_list<Sp...>) {
     std::size_t k = 0;
     ((e.extents[k] = std::size_t(Sp::extent), e.strides[k] = stride<S>(k),
-      e.spaces[k] = std::string_view(Sp::name.data, Sp::name.size()), ++k),
+      e.spaces[k] = fluxion::text<Sp::name>, ++k),
      ...);
   }
 };

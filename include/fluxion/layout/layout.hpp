@@ -37,7 +37,7 @@ struct layout {
       std::size_t n = 0;
       for (const auto& e : state::entries())
         for (std::size_t r = 0; r < e.rank; ++r)
-          if (e.spaces[r] == G::name.view() && e.extents[r] == std::size_t(G::extent)) n += e.size / std::size_t(G::extent);
+          if (e.spaces[r] == fluxion::text<G::name> && e.extents[r] == std::size_t(G::extent)) n += e.size / std::size_t(G::extent);
       return n;
     }();
     static constexpr bool contiguous = std::is_same_v<Policy, group_major<G>>;
@@ -48,7 +48,7 @@ struct layout {
       for (const auto& e : state::entries()) {
         std::size_t g = e.rank;
         for (std::size_t r = 0; r < e.rank; ++r)
-          if (e.spaces[r] == G::name.view() && e.extents[r] == std::size_t(G::extent)) g = r;
+          if (e.spaces[r] == fluxion::text<G::name> && e.extents[r] == std::size_t(G::extent)) g = r;
         if (g == e.rank) continue;
         for (std::size_t m = 0; m < e.size / std::size_t(G::extent); ++m) {
           // Decompose m row-major over the spaces other than G.

@@ -4,7 +4,7 @@
 //   auto s = fx::view<M::layout::state>(S, x.data());      // s(p, k) == x[offset(S, p, k)]
 //
 // With libcu++ available (the CUDA toolkit's include/cccl) a view is a
-// cuda::std::mdspan with static extents and layout_stride; otherwise a small
+// ::cuda::std::mdspan with static extents and layout_stride; otherwise a small
 // mdspan-like strided view with the same element access.
 #include <array>
 #include <cstddef>
@@ -53,8 +53,8 @@ template <class T, class... S>
 struct view_of<T, type_list<S...>> {
   static constexpr std::size_t rank = sizeof...(S);
 #if FLUXION_VIEW_IS_MDSPAN
-  using extents = cuda::std::extents<std::size_t, std::size_t(S::extent)...>;
-  using type = cuda::std::mdspan<T, extents, cuda::std::layout_stride>;
+  using extents = ::cuda::std::extents<std::size_t, std::size_t(S::extent)...>;
+  using type = ::cuda::std::mdspan<T, extents, ::cuda::std::layout_stride>;
 #else
   using type = strided_view<T, std::size_t(S::extent)...>;
 #endif
@@ -68,12 +68,12 @@ struct view_of<T, type_list<S...>> {
   static type make(T* base, std::ptrdiff_t element_stride) {
 #if FLUXION_VIEW_IS_MDSPAN
     if constexpr (rank == 0) {
-      return type(base, typename cuda::std::layout_stride::template mapping<extents>());
+      return type(base, typename ::cuda::std::layout_stride::template mapping<extents>());
     } else {
       const auto st = strides<Block, Sym>(element_stride);
-      cuda::std::array<std::size_t, rank> s{};
+      ::cuda::std::array<std::size_t, rank> s{};
       for (std::size_t r = 0; r < rank; ++r) s[r] = std::size_t(st[r]);
-      return type(base, typename cuda::std::layout_stride::template mapping<extents>(extents{}, s));
+      return type(base, typename ::cuda::std::layout_stride::template mapping<extents>(extents{}, s));
     }
 #else
     return type{base, strides<Block, Sym>(element_stride)};

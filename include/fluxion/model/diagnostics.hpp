@@ -9,7 +9,7 @@
 namespace fluxion::diagnostics {
 
 #define FLUXION_DIAGNOSTIC(NAME, MESSAGE)                              \
-  template <fixed_string Symbol>                                       \
+  template <symbol_name Symbol>                                       \
   struct NAME {                                                        \
     static_assert(detail::always_false_v<Symbol>, "fluxion: " MESSAGE); \
   };
@@ -51,7 +51,7 @@ FLUXION_DIAGNOSTIC(group_over_a_space_no_state_uses,
                    "over (the space is this template's argument).")
 #undef FLUXION_DIAGNOSTIC
 
-template <fixed_string Symbol, fixed_string Space>
+template <symbol_name Symbol, symbol_name Space>
 struct index_variable_not_bound_by_left_side {
   static_assert(detail::always_false_v<Symbol>,
                 "fluxion: the right-hand side of an equation or observable uses an index variable "
@@ -59,14 +59,14 @@ struct index_variable_not_bound_by_left_side {
                 "and the variable's space are this template's arguments.");
 };
 
-template <fixed_string Symbol, int Element, int Extent>
+template <symbol_name Symbol, int Element, int Extent>
 struct fixed_index_out_of_range {
   static_assert(detail::always_false_v<Symbol>,
                 "fluxion: a symbol is indexed by a fixed element outside its index space; the "
                 "symbol, the element and the extent are this template's arguments.");
 };
 
-template <fixed_string State, fixed_string Space>
+template <symbol_name State, symbol_name Space>
 struct transport_of_a_state_not_shaped_over_the_space {
   static_assert(detail::always_false_v<State>,
                 "fluxion: stage transport names a state that is not shaped over the transport's "
@@ -74,14 +74,14 @@ struct transport_of_a_state_not_shaped_over_the_space {
                 "template's arguments.");
 };
 
-template <fixed_string State, fixed_string Space>
+template <symbol_name State, symbol_name Space>
 struct transport_rate_uses_a_space_the_state_lacks {
   static_assert(detail::always_false_v<State>,
                 "fluxion: a transport rate is indexed over a space that a transported state is not "
                 "shaped over; the state and the space are this template's arguments.");
 };
 
-template <fixed_string Group, fixed_string State>
+template <symbol_name Group, symbol_name State>
 struct group_declared_independent_but_equation_reads_another_element {
   static_assert(detail::always_false_v<Group>,
                 "fluxion: a group is declared independent but the equation of a state reads "

@@ -8,7 +8,7 @@
 
 namespace fluxion::diagnostics {
 
-template <fixed_string Symbol, int Declared, int Given>
+template <symbol_name Symbol, int Declared, int Given>
 struct symbol_used_with_wrong_number_of_indices {
   static_assert(detail::always_false_v<Symbol>,
                 "fluxion: a symbol is indexed with a different number of indices than the index "
@@ -16,7 +16,7 @@ struct symbol_used_with_wrong_number_of_indices {
                 "the arguments of this template.");
 };
 
-template <fixed_string Symbol, int Position, fixed_string DeclaredSpace, fixed_string GivenSpace>
+template <symbol_name Symbol, int Position, symbol_name DeclaredSpace, symbol_name GivenSpace>
 struct index_variable_over_wrong_space {
   static_assert(detail::always_false_v<Symbol>,
                 "fluxion: a symbol is indexed by an index variable over another space than the one "

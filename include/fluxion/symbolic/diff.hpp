@@ -73,13 +73,15 @@ struct diff<ref<Sym, I...>, ref<WSym, J...>> {
   using type = typename decltype(pick())::type;
 };
 
+// Along a direction, an alias differentiates to its own tangent, tangent<A>:
+// evaluated once per element per call like the alias itself (its body is the
+// body's directional derivative), so a Jacobian-vector product costs about
+// what the right-hand side costs.
 template <class Sym, class... I, template <class> class Selects>
 struct diff<ref<Sym, I...>, along<Selects>> {
   static constexpr auto pick() {
     if constexpr (symbol_expansion<Sym>::is_alias) {
-      using X = symbol_expansion<Sym>;
-      using body_derivative = diff_t<typename X::body, along<Selects>>;
-      return type_identity<subst_all_t<body_derivative, typename X::vars, type_list<I...>>>{};
+      return type_identity<ref<tangent<Sym>, I...>>{};
     } else if constexpr (Selects<Sym>::value) {
       return type_identity<ref<tangent<Sym>, I...>>{};
     } else {

@@ -185,6 +185,21 @@ struct kdelta {
 template <class Sym, class... I>
 struct ref;
 
+// The offsets of a reference's indices as written (k - 1 is -1, a fixed
+// element its number). Scalars, not an array: nvcc's generated host code can
+// spell a template argument made of scalars but not one holding an array, and
+// models, references included, are template arguments of kernels.
+struct index_offsets {
+  int o0 = 0, o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0, o7 = 0;
+  constexpr index_offsets() = default;
+  constexpr index_offsets(int a0, int a1 = 0, int a2 = 0, int a3 = 0, int a4 = 0, int a5 = 0, int a6 = 0, int a7 = 0)
+      : o0(a0), o1(a1), o2(a2), o3(a3), o4(a4), o5(a5), o6(a6), o7(a7) {}
+  constexpr int operator[](std::size_t k) const {
+    const int o[] = {o0, o1, o2, o3, o4, o5, o6, o7};
+    return o[k];
+  }
+};
+
 namespace detail {
 template <class I>
 struct slot_of;
@@ -244,8 +259,9 @@ struct ref {
   using fluxion_node = void;
   using symbol_type = Sym;
   using indices = detail::type_list<I...>;
+  static_assert(sizeof...(I) <= 8, "fluxion: a symbol is indexed by at most 8 index spaces.");
   Sym sym;
-  int offsets[sizeof...(I) == 0 ? 1 : sizeof...(I)];
+  index_offsets offsets;
 
   template <class Ix, class E>
   FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {

@@ -28,13 +28,13 @@ std::string var_text() {
   constexpr int id = V::id >= 0 ? V::id & ((1 << 20) - 1) : V::id;
   std::string s;
   if constexpr (V::name.size() > 0) {
-    s = std::string(V::name.view());
+    s = std::string(fluxion::text<V::name>);
   } else if constexpr (id == 0) {
-    s = std::string(V::space::name.view());
+    s = std::string(fluxion::text<V::space::name>);
   } else if constexpr (id >= (1 << 16)) {
-    s = std::string(V::space::name.view()) + "_" + std::to_string(id - (1 << 16));
+    s = std::string(fluxion::text<V::space::name>) + "_" + std::to_string(id - (1 << 16));
   } else {
-    s = std::string(V::space::name.view()) + std::to_string(id);
+    s = std::string(fluxion::text<V::space::name>) + std::to_string(id);
   }
   return s + std::string(std::size_t(renamings), '\'');
 }
@@ -70,7 +70,7 @@ template <class C>
   requires requires { typename C::fluxion_named_constant; }
 struct printer<C> {
   static constexpr int prec = op::prec_atom;
-  static std::string text() { return std::string(C::name.view()); }
+  static std::string text() { return std::string(fluxion::text<C::name>); }
 };
 template <>
 struct printer<time_node> {
@@ -81,7 +81,7 @@ template <class Sym, class... I>
 struct printer<ref<Sym, I...>> {
   static constexpr int prec = op::prec_atom;
   static std::string text() {
-    std::string s(Sym::name.view());
+    std::string s(fluxion::text<Sym::name>);
     if constexpr (sizeof...(I) > 0) {
       s += "[";
       bool first = true;

@@ -1,0 +1,200 @@
+#pragma once
+// Batch launchers over device buffers: one thread evaluates one instance.
+// Every buffer is validated on the host before the launch (size, strides,
+// null, alignment, overlap, and that it is device memory, not a host
+// pointer); a wrong buffer raises fluxion::layout_error, a failing CUDA call
+// fluxion::cuda_error, and in both cases nothing is launched or written.
+// Launches are asynchronous on the given stream.
+//
+//   fx::cuda::rhs(M{}, t, B, fx::soa(x_dev), fx::soa(p_dev), fx::soa(dx_dev), stream);
+//   fx::cuda::rhs(M{}, t, B, x_span, p_span, dx_span);     // spans: structure-of-arrays
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include <fluxion/exec/cuda/error.hpp>
+#include <fluxion/exec/host.hpp>
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
+
+namespace fluxion::cuda {
+
+namespace detail {
+
+template <class T>
+struct device_args {
+  const T* x;
+  std::ptrdiff_t xe, xi;
+  const T* p;
+  std::ptrdiff_t pe, pi;
+  const T* v;
+  std::ptrdiff_t ve, vi;
+  T* out;
+  std::ptrdiff_t oe, oi;
+};
+
+// What each thread evaluates.
+struct rhs_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
+                             std::ptrdiff_t, T* out, std::ptrdiff_t oe) {
+    m.rhs(t, x, xe, p, pe, out, oe);
+  }
+};
+struct observe_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
+                             std::ptrdiff_t, T* out, std::ptrdiff_t oe) {
+    m.observe(t, x, xe, p, pe, out, oe);
+  }
+};
+struct jvp_x_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T* v,
+                             std::ptrdiff_t ve, T* out, std::ptrdiff_t oe) {
+    m.jvp_x(t, x, xe, p, pe, v, ve, out, oe);
+  }
+};
+struct jvp_p_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T* v,
+                             std::ptrdiff_t ve, T* out, std::ptrdiff_t oe) {
+    m.jvp_p(t, x, xe, p, pe, v, ve, out, oe);
+  }
+};
+template <auto J>
+struct jacobian_dense_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
+                             std::ptrdiff_t, T* out, std::ptrdiff_t oe) {
+    m.template jacobian_dense<J>(t, x, xe, p, pe, out, oe);
+  }
+};
+template <auto J>
+struct jacobian_values_op {
+  template <class M, class T>
+  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
+                             std::ptrdiff_t, T* out, std::ptrdiff_t oe) {
+    m.template jacobian_values<J>(t, x, xe, p, pe, out, oe);
+  }
+};
+
+template <class Op, class M, class T>
+__global__ void batch_kernel(M m, T t, std::size_t count, device_args<T> a) {
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    const auto i = std::ptrdiff_t(b);
+    Op::run(m, t, a.x + i * a.xi, a.xe, a.p + i * a.pi, a.pe, a.v ? a.v + i * a.vi : nullptr, a.ve, a.out + i * a.oi,
+            a.oe);
+  }
+}
+
+// A buffer must be device (or managed) memory.
+template <class T>
+void check_device_memory(const std::string& block, const checked_buffer<T>& b) {
+  if (b.end_byte == b.first_byte) return;
+  cudaPointerAttributes attr{};
+  const cudaError_t code = cudaPointerGetAttributes(&attr, b.data);
+  if (code != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky state of this query
+    throw cuda_error("cudaPointerGetAttributes for block '" + block + "'", code);
+  }
+  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+    throw layout_error(block, "a host pointer is passed where device memory is needed (cudaPointerGetAttributes type " +
+                                  std::to_string(int(attr.type)) + ")",
+                       std::size_t(cudaMemoryTypeDevice), std::size_t(attr.type));
+}
+
+template <class Op, class M>
+void launch(const M& m, typename M::scalar t, std::size_t count, const batch<const typename M::scalar>& x,
+            const batch<const typename M::scalar>& p, const batch<const typename M::scalar>* v, std::size_t n_v,
+            const char* v_block, const batch<typename M::scalar>& out, const char* out_block, std::size_t n_out,
+            cudaStream_t stream) {
+  using T = typename M::scalar;
+  const auto cx = check_buffer("state", x, M::n_states, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+  const auto co = check_buffer(out_block, out, n_out, count, true);
+  check_no_overlap("state", cx, out_block, co);
+  check_no_overlap("parameter", cp, out_block, co);
+  checked_buffer<const T> cv{nullptr, 1, 0, 0, 0};
+  if (v) {
+    cv = check_buffer(v_block, *v, n_v, count, false);
+    check_no_overlap(v_block, cv, out_block, co);
+    check_device_memory(v_block, cv);
+  }
+  check_device_memory("state", cx);
+  check_device_memory("parameter", cp);
+  check_device_memory(out_block, co);
+  if (count == 0) return;
+  const device_args<T> a{cx.data, cx.element_stride, cx.instance_stride, cp.data, cp.element_stride, cp.instance_stride,
+                         cv.data, cv.element_stride, cv.instance_stride, co.data, co.element_stride, co.instance_stride};
+  constexpr unsigned threads = 128;
+  const std::size_t blocks_needed = (count + threads - 1) / threads;
+  const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
+  batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(m, t, count, a);
+  fluxion::detail::check_cuda(cudaGetLastError(), "launch of a fluxion batch kernel");
+}
+
+}  // namespace detail
+
+// d(state)/dt for `count` instances.
+template <class M>
+void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+         batch<const typename M::scalar> p, batch<typename M::scalar> dx, cudaStream_t stream = nullptr) {
+  detail::launch<detail::rhs_op>(m, t, count, x, p, nullptr, 0, "", dx, "state derivative", M::n_states, stream);
+}
+// Observables for `count` instances.
+template <class M>
+void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+             batch<const typename M::scalar> p, batch<typename M::scalar> y, cudaStream_t stream = nullptr) {
+  detail::launch<detail::observe_op>(m, t, count, x, p, nullptr, 0, "", y, "observable", M::n_observables, stream);
+}
+// (d rhs / d state) v and (d rhs / d parameters) v for `count` instances.
+template <class M>
+void jvp_x(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
+           cudaStream_t stream = nullptr) {
+  detail::launch<detail::jvp_x_op>(m, t, count, x, p, &v, M::n_states, "direction", out, "state derivative",
+                                   M::n_states, stream);
+}
+template <class M>
+void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
+           cudaStream_t stream = nullptr) {
+  detail::launch<detail::jvp_p_op>(m, t, count, x, p, &v, M::n_params, "direction", out, "state derivative",
+                                   M::n_states, stream);
+}
+// Dense Jacobians (rows x columns per instance) for `count` instances.
+template <class M, typename M::jacobian J>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                    batch<const typename M::scalar> p, batch<typename M::scalar> out, cudaStream_t stream = nullptr) {
+  using shape = typename M::template jacobian_shape<J>;
+  detail::launch<detail::jacobian_dense_op<J>>(m, t, count, x, p, nullptr, 0, "", out, "jacobian",
+                                                shape::rows * shape::columns, stream);
+}
+// Sparse Jacobian values (nnz per instance, CSR order of fluxion::jacobian_pattern<M, J>).
+template <class M, typename M::jacobian J>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz,
+                     cudaStream_t stream = nullptr) {
+  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
+  if (nnz != expected)
+    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
+  detail::launch<detail::jacobian_values_op<J>>(m, t, count, x, p, nullptr, 0, "", out, "jacobian values", nnz, stream);
+}
+
+// Spans of device memory: structure-of-arrays batches.
+template <class M>
+void rhs(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+         std::span<const typename M::scalar> p, std::span<typename M::scalar> dx, cudaStream_t stream = nullptr) {
+  rhs(m, t, count, soa(x), soa(p), soa(dx), stream);
+}
+template <class M>
+void observe(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+             std::span<const typename M::scalar> p, std::span<typename M::scalar> y, cudaStream_t stream = nullptr) {
+  observe(m, t, count, soa(x), soa(p), soa(y), stream);
+}
+
+}  // namespace fluxion::cuda
