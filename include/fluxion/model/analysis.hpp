@@ -170,6 +170,13 @@ struct inline_aliases<ref<Sym, I...>> {
   using type = typename decltype(pick())::type;
 };
 
+template <class E>
+struct reads_a_state {
+  template <class R>
+  struct is_state_ref : std::bool_constant<is_state<typename R::symbol_type>> {};
+  static constexpr bool value = filter_t<is_state_ref, typename refs_of<E>::type>::size > 0;
+};
+
 // --- does an expression read another element of Space than Var's? -------------------------------
 template <class E, class Space, class Var>
 struct reads_other_element : std::false_type {};
@@ -184,15 +191,25 @@ template <class C, class A, class B, class Space, class Var>
 struct reads_other_element<where_node<C, A, B>, Space, Var>
     : std::bool_constant<reads_other_element<C, Space, Var>::value || reads_other_element<A, Space, Var>::value ||
                          reads_other_element<B, Space, Var>::value> {};
+// A reduction over the group's space binds another variable over it: a state
+// read through that variable is caught by the reference rule below.
 template <class Op, class V, class A, class Space, class Var>
-struct reads_other_element<reduce<Op, V, A>, Space, Var>
-    : std::bool_constant<std::is_same_v<typename V::space, Space> || reads_other_element<A, Space, Var>::value> {};
+struct reads_other_element<reduce<Op, V, A>, Space, Var> : reads_other_element<A, Space, Var> {};
+// The previous stage of the group's own variable is another element when a
+// state is read there.
 template <class V, class A, class Space, class Var>
 struct reads_other_element<at_previous<V, A>, Space, Var>
-    : std::bool_constant<std::is_same_v<typename V::space, Space> || reads_other_element<A, Space, Var>::value> {};
+    : std::bool_constant<(std::is_same_v<typename V::space, Space> && reads_a_state<A>::value) ||
+                         reads_other_element<A, Space, Var>::value> {};
 template <class V, class A, class Space, class Var>
 struct reads_other_element<if_next<V, A>, Space, Var> : reads_other_element<A, Space, Var> {};
+// Only states count: parameters are inputs, and reading another element's
+// parameter does not couple the elements' equations.
 template <class Sym, class... I, class Space, class Var>
+  requires(!is_state<Sym>)
+struct reads_other_element<ref<Sym, I...>, Space, Var> : std::false_type {};
+template <class Sym, class... I, class Space, class Var>
+  requires is_state<Sym>
 struct reads_other_element<ref<Sym, I...>, Space, Var> {
   template <class Sp, class Ix>
   static constexpr bool other() {

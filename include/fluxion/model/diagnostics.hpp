@@ -85,8 +85,8 @@ template <symbol_name Group, symbol_name State>
 struct group_declared_independent_but_equation_reads_another_element {
   static_assert(detail::always_false_v<Group>,
                 "fluxion: a group is declared independent but the equation of a state reads "
-                "another element of the group (through another index variable, a shift, a fixed "
-                "element or a reduction over the group's space); declare it fx::coupled or change "
+                "another element of the group (a state indexed there by another index variable, a "
+                "reduction's variable, a shift or a fixed element); declare it fx::coupled or change "
                 "the equation. The group's space and the state are this template's arguments.");
 };
 

@@ -34,6 +34,11 @@ using state = symbol<kind::state, Name, Spaces...>;
 template <fixed_string Name, index_space... Spaces>
 using param = symbol<kind::parameter, Name, Spaces...>;
 
+// A handle on an observable declared by fx::observe<"name">(vars...) = ...,
+// for addressing it in the layout or naming it in jacobian_text.
+template <fixed_string Name, index_space... Spaces>
+using observable = symbol<kind::observable, Name, Spaces...>;
+
 template <class Sym>
 inline constexpr bool is_state = std::is_same_v<typename Sym::kind, kind::state>;
 template <class Sym>
