@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On a GPU machine: build fluxion's benchmarks and run them beside the peer
+# scripts of shared/peers (hand-written CUDA, JAX, PyTorch) in one invocation.
+# All JSON lines go to the folder named by the first argument.
+#   bash bench/run_device.sh OUTDIR [PEERS_DIR]
+# PEERS_DIR defaults to ../shared/peers, then ./.peers (a copy carried to the
+# device machine).
+set -uo pipefail
+out=$(realpath -m "${1:?usage: bench/run_device.sh OUTDIR [PEERS_DIR]}")
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+peers=${2:-}
+[ -n "$peers" ] || { [ -d "$here/../shared/peers" ] && peers="$here/../shared/peers"; }
+[ -n "$peers" ] || peers="$here/.peers"
+build=${BUILD:-/tmp/fluxion-bench-build}
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "$here" --buildtype=release -Dtests=false >"$out/bench-setup.log" 2>&1 || { tail -20 "$out/bench-setup.log"; exit 1; }
+fi
+meson compile -C "$build" bench/fluxion-bench-device bench/fluxion-bench-derivatives >"$out/bench-compile.log" 2>&1 || { tail -30 "$out/bench-compile.log"; exit 1; }
+{
+  echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+  "$build/bench/fluxion-bench-device" --sweep
+} | tee "$out/fluxion-device.jsonl"
+"$build/bench/fluxion-bench-derivatives" | tee "$out/fluxion-host-derivatives.jsonl"
+# Peers in the same invocation: right-hand side at B = 2^20, then the dense
+# state Jacobian by JAX forward mode at B = 16384.
+OUT="$out" bash "$peers/run_rhs.sh"
+for dt in f64 f32; do
+  timeout 300 python3 "$peers/rhs_peers.py" jax-jac "$dt" 16384 2>>"$out/rhs.err" | tee -a "$out/peers-jac.jsonl"
+done
