@@ -88,31 +88,40 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
                                   c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
 }
 
+namespace detail {
+// (d rhs / d state) v when States, else (d rhs / d parameters) v.
+template <bool States, class M>
+void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const typename M::scalar>& x,
+         const batch<const typename M::scalar>& p, const batch<const typename M::scalar>& v,
+         const batch<typename M::scalar>& out) {
+  const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states);
+  const auto cv = check_buffer("direction", v, States ? M::n_states : M::n_params, count, false);
+  check_no_overlap("direction", cv, "state derivative", c.out);
+  for (std::size_t b = 0; b < count; ++b) {
+    const auto i = std::ptrdiff_t(b);
+    const auto* xb = c.x.data + i * c.x.instance_stride;
+    const auto* pb = c.p.data + i * c.p.instance_stride;
+    const auto* vb = cv.data + i * cv.instance_stride;
+    auto* ob = c.out.data + i * c.out.instance_stride;
+    if constexpr (States)
+      m.jvp_x(t, xb, c.x.element_stride, pb, c.p.element_stride, vb, cv.element_stride, ob, c.out.element_stride);
+    else
+      m.jvp_p(t, xb, c.x.element_stride, pb, c.p.element_stride, vb, cv.element_stride, ob, c.out.element_stride);
+  }
+}
+}  // namespace detail
+
 // Jacobian-vector products (d rhs/d state) v and (d rhs/d parameters) v for
 // `count` instances; v is laid out like the states (jvp_x) or parameters (jvp_p).
 template <class M>
 void jvp_x(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
            batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
-  const auto c = detail::check_call<M>(count, x, p, out, "state derivative", M::n_states);
-  const auto cv = check_buffer("direction", v, M::n_states, count, false);
-  check_no_overlap("direction", cv, "state derivative", c.out);
-  for (std::size_t b = 0; b < count; ++b)
-    m.jvp_x(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-            c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-            cv.data + std::ptrdiff_t(b) * cv.instance_stride, cv.element_stride,
-            c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::jvp<true>(m, t, count, x, p, v, out);
 }
 template <class M>
 void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
            batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
-  const auto c = detail::check_call<M>(count, x, p, out, "state derivative", M::n_states);
-  const auto cv = check_buffer("direction", v, M::n_params, count, false);
-  check_no_overlap("direction", cv, "state derivative", c.out);
-  for (std::size_t b = 0; b < count; ++b)
-    m.jvp_p(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-            c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-            cv.data + std::ptrdiff_t(b) * cv.instance_stride, cv.element_stride,
-            c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::jvp<false>(m, t, count, x, p, v, out);
 }
 
 // One instance, contiguous buffers.
