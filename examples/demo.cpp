@@ -4,13 +4,19 @@
 // compiles it into an evaluator with a fixed flat layout, and the host batch
 // driver evaluates 4096 parameter sets stored structure-of-arrays (instance
 // fastest, the layout GPUs prefer). The summary checks that the population is
-// conserved in every instance.
+// conserved in every instance. Built by nvcc (examples/demo_gpu.cu includes
+// this file) it evaluates the batch on the GPU when one is usable, and says
+// which device it used.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include <fluxion/fluxion.hpp>
+#if defined(__CUDACC__)
+#  include <fluxion/cuda.hpp>
+#else
+#  include <fluxion/fluxion.hpp>
+#endif
 
 namespace fx = fluxion;
 
@@ -30,7 +36,7 @@ constexpr auto sir = fx::model(fx::states(S, I, R), fx::params(beta0, amp, gam),
 using M = fx::compiled<sir, double>;
 
 int main() {
-  std::printf("%s", fx::layout_table<M::layout>().c_str());
+  std::printf("%s", fx::layout_table(M::layout{}).c_str());
 
   // SoA buffers: element j of instance b at [j * B + b].
   constexpr std::size_t B = 4096;
@@ -45,8 +51,37 @@ int main() {
     p[2 * B + b] = 0.1 + 0.15 * std::fmod(5 * u, 1.0);  // gamma
   }
   const double t = 30.0;
-  fx::host::rhs(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
-  fx::host::observe(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(y));
+  const char* where = "host";
+  bool on_device = false;
+#if defined(__CUDACC__)
+  int devices = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+    double *xd, *pd, *dxd, *yd;
+    fx::detail::check_cuda(cudaMalloc(&xd, x.size() * sizeof(double)), "cudaMalloc");
+    fx::detail::check_cuda(cudaMalloc(&pd, p.size() * sizeof(double)), "cudaMalloc");
+    fx::detail::check_cuda(cudaMalloc(&dxd, dx.size() * sizeof(double)), "cudaMalloc");
+    fx::detail::check_cuda(cudaMalloc(&yd, y.size() * sizeof(double)), "cudaMalloc");
+    cudaMemcpy(xd, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice);
+    cudaMemcpy(pd, p.data(), p.size() * sizeof(double), cudaMemcpyHostToDevice);
+    fx::cuda::rhs(M{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
+                  std::span<double>(dxd, dx.size()));
+    fx::cuda::observe(M{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
+                      std::span<double>(yd, y.size()));
+    fx::detail::check_cuda(cudaMemcpy(dx.data(), dxd, dx.size() * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    fx::detail::check_cuda(cudaMemcpy(y.data(), yd, y.size() * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    cudaFree(xd), cudaFree(pd), cudaFree(dxd), cudaFree(yd);
+    where = prop.name;
+    on_device = true;
+  } else {
+    cudaGetLastError();
+    std::printf("\nno usable CUDA device: evaluating on the host\n");
+  }
+#endif
+  if (!on_device) {
+    fx::host::rhs(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
+    fx::host::observe(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(y));
+  }
 
   auto summary = [](const char* name, const double* v) {
     const auto [lo, hi] = std::minmax_element(v, v + B);
@@ -54,7 +89,7 @@ int main() {
     for (std::size_t b = 0; b < B; ++b) mean += v[b] / B;
     std::printf("  %-12s min %11.4g  mean %11.4g  max %11.4g\n", name, *lo, mean, *hi);
   };
-  std::printf("\n%zu instances at t = %.0f (SoA):\n", B, t);
+  std::printf("\n%zu instances at t = %.0f (SoA), evaluated on: %s\n", B, t, where);
   summary("dI/dt", &dx[1 * B]);
   summary("incidence", &y[0 * B]);
   summary("prevalence", &y[1 * B]);

@@ -23,5 +23,12 @@ else
   meson setup build
 fi
 # examples/demo, not plain demo: a test of the same name may exist elsewhere.
-meson compile -C build examples/demo
-./build/examples/demo
+# With the CUDA toolkit the nvcc-built demo runs instead: on the GPU when one is
+# usable, on the host (saying so) otherwise.
+if meson introspect build --targets 2>/dev/null | grep -q '"name": "demo-gpu"'; then
+  meson compile -C build examples/demo-gpu
+  ./build/examples/demo-gpu
+else
+  meson compile -C build examples/demo
+  ./build/examples/demo
+fi

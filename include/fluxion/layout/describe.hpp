@@ -75,6 +75,14 @@ std::string layout_table() {
   return out;
 }
 
+// The same for a layout object: `fx::layout_table(M::layout{})`. (nvcc's host
+// code generation cannot spell some explicit template arguments that carry
+// names; deduction avoids spelling them.)
+template <class Layout>
+std::string layout_table(Layout) {
+  return layout_table<Layout>();
+}
+
 // The layout as JSON: {"addressing": ..., "state": {"size", "symbols": [{name,
 // kind, offset, size, shape, strides, spaces}...]}, "parameter": ..., "observable": ...}.
 template <class Layout>
@@ -84,6 +92,11 @@ std::string layout_json() {
          detail::json_block<typename Layout::state>() + ", \"parameter\": " +
          detail::json_block<typename Layout::param>() + ", \"observable\": " +
          detail::json_block<typename Layout::observable>() + "}";
+}
+
+template <class Layout>
+std::string layout_json(Layout) {
+  return layout_json<Layout>();
 }
 
 }  // namespace fluxion

@@ -1,0 +1,2 @@
+// The Quick start demo built by nvcc: on the GPU when one is usable.
+#include "demo.cpp"
