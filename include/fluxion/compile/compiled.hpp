@@ -147,16 +147,25 @@ struct alias_equation {
 
 }  // namespace detail
 
-template <auto Model, class T, class Policy = symbol_major>
-struct compiled {
-  static_assert(is_model_def<std::remove_cvref_t<decltype(Model)>>::value,
+template <class T>
+struct is_lowered_model : std::false_type {};
+template <class... I>
+struct is_lowered_model<lowered_model<I...>> : std::true_type {};
+
+// The evaluators of a lowered model. Users name it through compiled<model, T>;
+// it is parameterized by the lowered model (types only, numbers in the types)
+// rather than by the model value, so that a kernel templated on it is spelled
+// and mangled alike by the host and device compilers.
+template <class LoweredModel, class T, class Policy = symbol_major>
+struct evaluator {
+  static_assert(is_lowered_model<LoweredModel>::value,
                 "fluxion::compiled: the first argument must be a model made by fluxion::model(...).");
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || math::is_complex<T>,
                 "fluxion::compiled: the scalar type must be float or double (or, on the host, "
                 "std::complex<double> for complex-step differentiation).");
 
   using scalar = T;
-  using model_type = lowered<Model>;
+  using model_type = LoweredModel;
   using traits = model_traits<model_type>;
   static_assert(traits::valid, "fluxion::compiled: the model is not valid (see the diagnostic above).");
   static_assert(std::is_same_v<Policy, symbol_major> || !std::is_void_v<typename detail::policy_space<Policy>::type>,
@@ -333,5 +342,10 @@ struct compiled {
     jacobian_values<jacobian::obs_p>(t, x, 1, p, 1, v, 1);
   }
 };
+
+// compiled<model, T>: the evaluators of `model` (a constexpr fluxion::model)
+// for scalar type T and layout policy Policy.
+template <auto Model, class T, class Policy = symbol_major>
+using compiled = evaluator<lowered<Model>, T, Policy>;
 
 }  // namespace fluxion
