@@ -35,12 +35,15 @@ constexpr auto sir = fx::model(fx::states(S, I, R), fx::params(beta0, amp, gam),
                                fx::observe<"incidence">() = infection, fx::observe<"prevalence">() = I / N);
 using M = fx::compiled<sir, double>;
 
-int main() {
-  std::printf("%s", fx::layout_table(M::layout{}).c_str());
+// A template, so that nvcc's host code generation keeps the model's types
+// symbolic (demo_gpu.cu compiles this file with nvcc).
+template <class Evaluator = M>
+int run() {
+  std::printf("%s", fx::layout_table(typename Evaluator::layout{}).c_str());
 
   // SoA buffers: element j of instance b at [j * B + b].
   constexpr std::size_t B = 4096;
-  std::vector<double> x(M::n_states * B), p(M::n_params * B), dx(M::n_states * B), y(M::n_observables * B);
+  std::vector<double> x(Evaluator::n_states * B), p(Evaluator::n_params * B), dx(Evaluator::n_states * B), y(Evaluator::n_observables * B);
   for (std::size_t b = 0; b < B; ++b) {
     const double u = double(b) / (B - 1);  // sweep every parameter across the batch
     x[0 * B + b] = 1e5 * (1 - 0.5 * u);
@@ -64,9 +67,9 @@ int main() {
     fx::detail::check_cuda(cudaMalloc(&yd, y.size() * sizeof(double)), "cudaMalloc");
     cudaMemcpy(xd, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice);
     cudaMemcpy(pd, p.data(), p.size() * sizeof(double), cudaMemcpyHostToDevice);
-    fx::cuda::rhs(M{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
+    fx::cuda::rhs(Evaluator{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
                   std::span<double>(dxd, dx.size()));
-    fx::cuda::observe(M{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
+    fx::cuda::observe(Evaluator{}, t, B, std::span<const double>(xd, x.size()), std::span<const double>(pd, p.size()),
                       std::span<double>(yd, y.size()));
     fx::detail::check_cuda(cudaMemcpy(dx.data(), dxd, dx.size() * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
     fx::detail::check_cuda(cudaMemcpy(y.data(), yd, y.size() * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -79,8 +82,8 @@ int main() {
   }
 #endif
   if (!on_device) {
-    fx::host::rhs(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
-    fx::host::observe(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(y));
+    fx::host::rhs(Evaluator{}, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
+    fx::host::observe(Evaluator{}, t, B, fx::soa(x), fx::soa(p), fx::soa(y));
   }
 
   auto summary = [](const char* name, const double* v) {
@@ -102,3 +105,5 @@ int main() {
   std::printf("population conserved: max |dS + dI + dR| / flows = %.1e\n", worst);
   return worst < 1e-14 ? 0 : 1;
 }
+
+int main() { return run(); }
