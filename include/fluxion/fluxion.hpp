@@ -18,4 +18,5 @@
 #include <fluxion/layout/view.hpp>
 #include <fluxion/compile/compiled.hpp>
 #include <fluxion/compile/sparsity.hpp>
+#include <fluxion/compile/structure_map.hpp>
 #include <fluxion/exec/host.hpp>
