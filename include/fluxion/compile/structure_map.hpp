@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/layout/block.hpp>
