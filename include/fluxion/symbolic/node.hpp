@@ -7,7 +7,9 @@
 //
 // An evaluation context `C` provides `C::scalar`, `time()` and
 // `read<Sym>(i...)`; an environment binds index variables (index.hpp).
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -33,32 +35,40 @@ struct literal {
   double value;
 };
 
-// A number after lowering: the value is part of the type.
-template <double V>
-struct lit {
+// A number after lowering: the value is part of the type, as the bits of the
+// double. (An integer template argument is mangled alike by every compiler;
+// nvcc's host and device compilers disagree on some double arguments, which
+// breaks kernels templated on a model with such literals.)
+template <std::uint64_t Bits>
+struct lit_bits {
   using fluxion_node = void;
-  static constexpr double value = V;
+  static constexpr double value = std::bit_cast<double>(Bits);
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E&) {
-    return static_cast<typename C::scalar>(V);
+    return static_cast<typename C::scalar>(value);
   }
 };
+template <double V>
+using lit = lit_bits<std::bit_cast<std::uint64_t>(V)>;
 
 using zero = lit<0.0>;
 using one = lit<1.0>;
 
-// A named compile-time constant: `constexpr fx::constant<"N0", 1000.0> N0;`.
-template <fixed_string Name, double V>
-struct constant {
+// A named compile-time constant: `constexpr fx::constant<"N0", 1000.0> N0;`
+// (the value kept as its bits, as in lit).
+template <fixed_string Name, std::uint64_t Bits>
+struct named_constant {
   using fluxion_node = void;
   using fluxion_named_constant = void;
   static constexpr auto name = Name;
-  static constexpr double value = V;
+  static constexpr double value = std::bit_cast<double>(Bits);
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E&) {
-    return static_cast<typename C::scalar>(V);
+    return static_cast<typename C::scalar>(value);
   }
 };
+template <fixed_string Name, double V>
+using constant = named_constant<Name, std::bit_cast<std::uint64_t>(V)>;
 
 // Time, a native scalar of the evaluation's type.
 struct time_node {

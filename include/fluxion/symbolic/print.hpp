@@ -61,8 +61,9 @@ std::string text_in(int context) {
   return printer<E>::prec < context ? "(" + s + ")" : s;
 }
 
-template <double V>
-struct printer<lit<V>> {
+template <std::uint64_t B>
+struct printer<lit_bits<B>> {
+  static constexpr double V = lit_bits<B>::value;
   static constexpr int prec = V < 0 ? op::prec_unary : op::prec_atom;
   static std::string text() { return number_text(V); }
 };

@@ -17,8 +17,8 @@ namespace fluxion::simplify {
 
 template <class T>
 struct is_lit : std::false_type {};
-template <double V>
-struct is_lit<lit<V>> : std::true_type {};
+template <std::uint64_t B>
+struct is_lit<lit_bits<B>> : std::true_type {};
 template <class T>
 inline constexpr bool is_lit_v = is_lit<T>::value;
 
@@ -45,10 +45,10 @@ using norm_lit = lit<(V == 0.0 ? 0.0 : V)>;
 // and its negation, so that a + (-2 * x) prints and evaluates as a - 2 * x.
 template <class T>
 struct negative_term : std::false_type {};
-template <double V>
-  requires(V < 0)
-struct negative_term<lit<V>> : std::true_type {
-  using negated = lit<-V>;
+template <std::uint64_t B>
+  requires(lit_bits<B>::value < 0)
+struct negative_term<lit_bits<B>> : std::true_type {
+  using negated = lit<-lit_bits<B>::value>;
 };
 template <class X, class Y>
   requires negative_term<X>::value

@@ -21,8 +21,9 @@ struct structure {
   }
 };
 
-template <double V>
-struct structure<lit<V>> {
+template <std::uint64_t B>
+struct structure<lit_bits<B>> {
+  static constexpr double V = lit_bits<B>::value;
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env&) {
     return V != 0.0;
