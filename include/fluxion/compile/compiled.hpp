@@ -66,24 +66,6 @@ struct eval_context {
   }
 };
 
-// Calls f(env) for every element of the spaces of Vars, last variable fastest.
-template <class Vars>
-struct for_each_element;
-template <>
-struct for_each_element<type_list<>> {
-  template <class Env, class F>
-  FLUXION_HOST_DEVICE static void run(const Env& e, const F& f) {
-    f(e);
-  }
-};
-template <class V, class... Vs>
-struct for_each_element<type_list<V, Vs...>> {
-  template <class Env, class F>
-  FLUXION_HOST_DEVICE static void run(const Env& e, const F& f) {
-    for (int i = 0; i < V::space::extent; ++i) for_each_element<type_list<Vs...>>::run(e.template bind<V>(i), f);
-  }
-};
-
 // Writes expression Rhs of Sym[Vars...] into `out` at the block's offsets.
 template <class Block, class Sym, class Vars, class Rhs, class Ctx, class SO>
 struct element_writer;

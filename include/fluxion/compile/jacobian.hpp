@@ -72,20 +72,22 @@ struct column_visitor {
   }
 };
 
+// Calls f(env) for every element of the spaces of Vars, last variable fastest
+// (evaluation, Jacobian walks and constexpr pattern counts share it).
 template <class Vars>
-struct for_each_element_c;
+struct for_each_element;
 template <>
-struct for_each_element_c<type_list<>> {
+struct for_each_element<type_list<>> {
   template <class Env, class F>
   FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
     f(e);
   }
 };
 template <class V, class... Vs>
-struct for_each_element_c<type_list<V, Vs...>> {
+struct for_each_element<type_list<V, Vs...>> {
   template <class Env, class F>
   FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
-    for (int i = 0; i < V::space::extent; ++i) for_each_element_c<type_list<Vs...>>::run(e.template bind<V>(i), f);
+    for (int i = 0; i < V::space::extent; ++i) for_each_element<type_list<Vs...>>::run(e.template bind<V>(i), f);
   }
 };
 
@@ -98,7 +100,7 @@ struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Sink> {
   FLUXION_HOST_DEVICE constexpr void columns(std::size_t row, const Env& e) const {
     using D = block_derivative<Eq, Y1>;
     if constexpr (!simplify::is_zero<D>) {
-      for_each_element_c<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, Sink>{sink, row});
+      for_each_element<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, Sink>{sink, row});
     }
   }
   template <class Env>
@@ -116,7 +118,7 @@ template <class RowBlock, class ColBlock, class... Eq, class Ys>
 struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys> {
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (for_each_element_c<typename Eq::vars>::run(env<>{}, row_visitor<RowBlock, ColBlock, Eq, Ys, Sink>{&sink}), ...);
+    (for_each_element<typename Eq::vars>::run(env<>{}, row_visitor<RowBlock, ColBlock, Eq, Ys, Sink>{&sink}), ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).
   template <class E, class Y>

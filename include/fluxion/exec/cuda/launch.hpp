@@ -113,11 +113,11 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
             const char* v_block, const batch<typename M::scalar>& out, const char* out_block, std::size_t n_out,
             cudaStream_t stream) {
   using T = typename M::scalar;
-  const auto cx = check_buffer("state", x, M::n_states, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto co = check_buffer(out_block, out, n_out, count, true);
-  check_no_overlap("state", cx, out_block, co);
-  check_no_overlap("parameter", cp, out_block, co);
+  // The same checks as the host drivers, then the device-memory checks.
+  const auto c = fluxion::host::detail::check_call<M>(count, x, p, out, out_block, n_out);
+  const auto& cx = c.x;
+  const auto& cp = c.p;
+  const auto& co = c.out;
   checked_buffer<const T> cv{nullptr, 1, 0, 0, 0};
   if (v) {
     cv = check_buffer(v_block, *v, n_v, count, false);
