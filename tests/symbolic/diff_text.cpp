@@ -134,7 +134,12 @@ TEST_CASE("derivatives of indexed references are Kronecker deltas", "[symbolic][
 }
 
 TEST_CASE("derivatives of reductions, as text", "[symbolic][diff]") {
-  CHECK(d<fx::sum(kk, S(p, kk)), WS>() == "sum(k, delta(p, j) * delta(k, m))");
+  // A sum over a Kronecker delta collapses to its one term: sum over k of
+  // delta(p, j) delta(k, m) is delta(p, j) for every m.
+  CHECK(d<fx::sum(kk, S(p, kk)), WS>() == "delta(p, j)");
+  CHECK(d<fx::sum(kk, a(kk) * S(p, kk)), WS>() == "a[m] * delta(p, j)");
+  // Only plain variables collapse: the shifted delta(k-1, m) keeps its sum.
+  CHECK(d<fx::sum(kk, S(p, kk - 1)), WS>() == "sum(k, delta(p, j) * delta(k-1, m))");
   CHECK(d<fx::sum(kk, a(kk)), WS>() == "0");
   STATIC_REQUIRE(std::is_same_v<D<fx::sum(kk, a(kk)), WS>, fx::zero>);
   // d prod_k S[p,k] = sum_l dS[p,l] prod_k (k == l ? 1 : S[p,k]); the fresh

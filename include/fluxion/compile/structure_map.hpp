@@ -86,13 +86,28 @@ struct maps_in<kdelta<I, J>, W, B, P> {
                                                                : 0;
 };
 
+// A value read at the input's own index (C[p, j] once a sum over a delta has
+// collapsed) depends on every element of it.
+template <class Sym, class... I, class W, class B, class P>
+struct maps_in<ref<Sym, I...>, W, B, P> {
+  static constexpr std::uint8_t value =
+      (contains_v<typename index_vars<I>::type, W> || ...) ? map_every_element : 0;
+};
+
+// An input variable that the derivative does not mention at all: the
+// dependence is the same for every element of it.
+template <class D, class W>
+inline constexpr std::uint8_t map_of_input = maps_in<D, W, type_list<>, type_list<>>::value == 0
+                                                 ? std::uint8_t(map_every_element)
+                                                 : maps_in<D, W, type_list<>, type_list<>>::value;
+
 template <class Eq, class Y>
 constexpr block_dependence dependence_of() {
   using D = block_derivative<Eq, Y>;
   block_dependence d{text<Eq::symbol::name>, text<Y::name>, Y::rank, {}};
   [&]<class... W>(type_list<W...>) {
     std::size_t r = 0;
-    ((d.maps[r++] = maps_in<D, W, type_list<>, type_list<>>::value), ...);
+    ((d.maps[r++] = map_of_input<D, W>), ...);
   }(typename wrt<Y>::vars{});
   return d;
 }

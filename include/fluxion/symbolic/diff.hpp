@@ -8,6 +8,7 @@
 // whatever the extents. Aliases are differentiated through by the chain rule.
 #include <type_traits>
 
+#include <fluxion/symbolic/delta_sum.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 #include <fluxion/symbolic/traverse.hpp>
@@ -180,7 +181,7 @@ struct diff<where_node<C, A, B>, W> {
 
 template <class V, class A, class W>
 struct diff<reduce<op::sum, V, A>, W> {
-  using type = simplify::make_reduce<op::sum, V, diff_t<A, W>>;
+  using type = delta_sum_t<V, diff_t<A, W>>;
 };
 
 // d prod_k a(k) = sum_j da(j) prod_k (k == j ? 1 : a(k)), exact where a(k) = 0.

@@ -193,6 +193,13 @@ constexpr auto powi_impl() {
 template <class Cond, class A, class B>
 using make_where = std::conditional_t<std::is_same_v<A, B>, A, where_node<Cond, A, B>>;
 
+// A delta of two index expressions known equal is 1; of two different fixed
+// elements, 0.
+template <class I, class J>
+using make_kdelta = std::conditional_t<
+    std::is_same_v<I, J>, one,
+    std::conditional_t<is_ifix<I>::value && is_ifix<J>::value, zero, kdelta<I, J>>>;
+
 template <class Op, class V, class A>
 using make_reduce = std::conditional_t<std::is_same_v<Op, op::sum> && is_zero<A>, zero, reduce<Op, V, A>>;
 

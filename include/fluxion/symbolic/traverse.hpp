@@ -203,7 +203,7 @@ struct subst<if_next<V, A>, From, To> {
 };
 template <class I, class J, class From, class To>
 struct subst<kdelta<I, J>, From, To> {
-  using type = kdelta<typename subst_index<I, From, To>::type, typename subst_index<J, From, To>::type>;
+  using type = simplify::make_kdelta<typename subst_index<I, From, To>::type, typename subst_index<J, From, To>::type>;
 };
 template <class Sym, class... I, class From, class To>
 struct subst<ref<Sym, I...>, From, To> {
