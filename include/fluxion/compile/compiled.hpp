@@ -18,6 +18,7 @@
 #include <fluxion/model/analysis.hpp>
 #include <fluxion/model/model.hpp>
 #include <fluxion/compile/jacobian.hpp>
+#include <fluxion/compile/plan.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 
@@ -32,9 +33,10 @@ struct unit_stride {
 };
 
 // What expressions read during one evaluation: states x, parameters p (with
-// element strides), intermediates, and for directional derivatives the
-// direction v over the states or the parameters.
-template <class T, class Layout, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
+// element strides), aliases and hoisted subexpressions in scratch (offsets
+// from block Scratch), and for directional derivatives the direction v over
+// the states or the parameters.
+template <class T, class Layout, class Scratch, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
 struct eval_context {
   using scalar = T;
   T t;
@@ -53,7 +55,7 @@ struct eval_context {
   FLUXION_HOST_DEVICE constexpr T read(I... i) const {
     if constexpr (requires { typename Sym::base; }) {  // tangent<S>: the direction
       using S = typename Sym::base;
-      if constexpr (is_alias<S>) return tangent_intermediates[Layout::intermediate::template offset<S>(i...)];
+      if constexpr (is_alias<S>) return tangent_intermediates[Scratch::template offset<S>(i...)];
       else if constexpr (is_state<S>) return v[std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs];
       else return v[std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs];
     } else if constexpr (is_state<Sym>) {
@@ -61,7 +63,7 @@ struct eval_context {
     } else if constexpr (is_parameter<Sym>) {
       return p[std::ptrdiff_t(Layout::param::template offset<Sym>(i...)) * ps];
     } else {
-      return intermediates[Layout::intermediate::template offset<Sym>(i...)];
+      return intermediates[Scratch::template offset<Sym>(i...)];
     }
   }
 };
@@ -88,7 +90,8 @@ FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, typename Ctx::scalar* ou
 }
 
 template <class Block, class Ctx, class SO, class... Eq>
-FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, const Ctx& ctx, typename Ctx::scalar* out, SO stride) {
+FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, [[maybe_unused]] const Ctx& ctx,
+                                         [[maybe_unused]] typename Ctx::scalar* out, [[maybe_unused]] SO stride) {
   (write_equation<Block, Eq>(ctx, out, stride), ...);
 }
 
@@ -106,26 +109,19 @@ struct directional_equations<type_list<Eq...>, Direction> {
   using type = type_list<directional_equation<Eq, Direction>...>;
 };
 
-// An alias's tangent along Direction: written at the alias's own offset in
-// the tangent scratch.
-template <class A, class Direction>
-struct alias_tangent_equation {
-  using symbol = A;
-  using vars = typename A::vars;
-  using rhs = derivative_t<typename symbol_expansion<A>::body, Direction>;
+// A scratch step's tangent along Direction: written at the step's own offset
+// in the tangent scratch.
+template <class S, class Direction>
+struct tangent_step {
+  using symbol = typename S::symbol;
+  using vars = typename S::vars;
+  using rhs = derivative_t<typename S::rhs, Direction>;
 };
 
 template <class Sym>
 struct is_state_symbol : std::bool_constant<is_state<Sym>> {};
 template <class Sym>
 struct is_parameter_symbol : std::bool_constant<is_parameter<Sym>> {};
-
-template <class A>
-struct alias_equation {
-  using symbol = A;
-  using vars = typename A::vars;
-  using rhs = typename symbol_expansion<A>::body;
-};
 
 }  // namespace detail
 
@@ -159,43 +155,44 @@ struct evaluator {
   static constexpr std::size_t n_observables = layout::n_observables;
 
  private:
-  template <class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
-  using context = detail::eval_context<T, layout, SX, SP>;
-  static constexpr std::size_t n_intermediates = layout::intermediate::size;
   using state_eqs = typename traits::state_equations;
   using observable_eqs = typename traits::observables;
+  // What a call evaluates, loop invariants hoisted (compile/plan.hpp).
+  using rhs_plan = detail::evaluation_plan<typename traits::aliases, state_eqs>;
+  using observe_plan = detail::evaluation_plan<typename traits::aliases, observable_eqs>;
 
-  template <class Ctx, class... A>
-  FLUXION_HOST_DEVICE static void evaluate_aliases(detail::type_list<A...>, const Ctx& ctx,
-                                                   [[maybe_unused]] T* scratch) {
-    (detail::write_equation<typename layout::intermediate, detail::alias_equation<A>>(ctx, scratch,
-                                                                                       detail::unit_stride{}),
-     ...);
+  template <class Plan, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
+  using context = detail::eval_context<T, layout, block<typename Plan::scratch_symbols>, SX, SP>;
+  template <class Plan>
+  static constexpr std::size_t scratch_size = block<typename Plan::scratch_symbols>::size;
+
+  template <class Plan, class Ctx>
+  FLUXION_HOST_DEVICE static void evaluate_scratch(const Ctx& ctx, T* scratch) {
+    detail::write_equations<block<typename Plan::scratch_symbols>>(typename Plan::scratch_steps{}, ctx, scratch,
+                                                                  detail::unit_stride{});
+  }
+  template <class Plan, class Direction, class Ctx>
+  FLUXION_HOST_DEVICE static void evaluate_scratch_tangents(const Ctx& ctx, T* tangents) {
+    using steps = typename detail::directional_equations<typename Plan::scratch_steps, Direction>::type;
+    detail::write_equations<block<typename Plan::scratch_symbols>>(steps{}, ctx, tangents, detail::unit_stride{});
   }
 
-  template <class Direction, class Ctx, class... A>
-  FLUXION_HOST_DEVICE static void evaluate_alias_tangents(detail::type_list<A...>, const Ctx& ctx,
-                                                          [[maybe_unused]] T* scratch) {
-    (detail::write_equation<typename layout::intermediate, detail::alias_tangent_equation<A, Direction>>(
-         ctx, scratch, detail::unit_stride{}),
-     ...);
-  }
-
-  // Evaluates the aliases (and, along a direction, their tangents), then
-  // writes each equation of Eqs into out.
-  template <class Block, class Eqs, class SX, class SP, class SO, class Direction = void>
+  // Evaluates the plan's scratch (and, along a direction, its tangents), then
+  // writes each equation of Eqs (the plan's, or their directional
+  // derivatives) into out.
+  template <class Block, class Plan, class Eqs, class SX, class SP, class SO, class Direction = void>
   FLUXION_HOST_DEVICE static void evaluate(T t, const T* x, SX xs, const T* p, SP ps, const T* v, std::ptrdiff_t vs,
                                            T* out, SO os) {
-    T scratch[n_intermediates > 0 ? n_intermediates : 1];
+    T scratch[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
     if constexpr (std::is_void_v<Direction>) {
-      const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
-      evaluate_aliases(typename traits::aliases{}, ctx, scratch);
+      const context<Plan, SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
+      evaluate_scratch<Plan>(ctx, scratch);
       detail::write_equations<Block>(Eqs{}, ctx, out, os);
     } else {
-      T tangents[n_intermediates > 0 ? n_intermediates : 1];
-      const context<SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs, tangents};
-      evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-      evaluate_alias_tangents<Direction>(typename traits::aliases{}, ctx, tangents);
+      T tangents[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
+      const context<Plan, SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs, tangents};
+      evaluate_scratch<Plan>(ctx, scratch);
+      evaluate_scratch_tangents<Plan, Direction>(ctx, tangents);
       detail::write_equations<Block>(Eqs{}, ctx, out, os);
     }
   }
@@ -207,21 +204,21 @@ struct evaluator {
   // d(state)/dt for one instance; element strides xs, ps, dxs.
   FLUXION_HOST_DEVICE void rhs(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* dx,
                                std::ptrdiff_t dxs) const {
-    evaluate<typename layout::state, state_eqs>(t, x, xs, p, ps, nullptr, 1, dx, dxs);
+    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations>(t, x, xs, p, ps, nullptr, 1, dx, dxs);
   }
   FLUXION_HOST_DEVICE void rhs(T t, const T* x, const T* p, T* dx) const {
     constexpr detail::unit_stride one{};
-    evaluate<typename layout::state, state_eqs>(t, x, one, p, one, nullptr, 1, dx, one);
+    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations>(t, x, one, p, one, nullptr, 1, dx, one);
   }
 
   // Observables for one instance; element strides xs, ps, ys.
   FLUXION_HOST_DEVICE void observe(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* y,
                                    std::ptrdiff_t ys) const {
-    evaluate<typename layout::observable, observable_eqs>(t, x, xs, p, ps, nullptr, 1, y, ys);
+    evaluate<typename layout::observable, observe_plan, typename observe_plan::equations>(t, x, xs, p, ps, nullptr, 1, y, ys);
   }
   FLUXION_HOST_DEVICE void observe(T t, const T* x, const T* p, T* y) const {
     constexpr detail::unit_stride one{};
-    evaluate<typename layout::observable, observable_eqs>(t, x, one, p, one, nullptr, 1, y, one);
+    evaluate<typename layout::observable, observe_plan, typename observe_plan::equations>(t, x, one, p, one, nullptr, 1, y, one);
   }
 
   // Jacobian-vector products without forming J: out = (d rhs / d state) v,
@@ -230,22 +227,22 @@ struct evaluator {
   // multiple of one right-hand side (about 2x for Model A on the host).
   FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
                                  std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
-    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_state_symbol>, std::ptrdiff_t, std::ptrdiff_t,
+    evaluate<typename layout::state, rhs_plan, along_eqs<typename rhs_plan::equations, detail::is_state_symbol>, std::ptrdiff_t, std::ptrdiff_t,
              std::ptrdiff_t, along<detail::is_state_symbol>>(t, x, xs, p, ps, v, vs, out, os);
   }
   FLUXION_HOST_DEVICE void jvp_x(T t, const T* x, const T* p, const T* v, T* out) const { jvp_x(t, x, 1, p, 1, v, 1, out, 1); }
   FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, const T* v,
                                  std::ptrdiff_t vs, T* out, std::ptrdiff_t os) const {
-    evaluate<typename layout::state, along_eqs<state_eqs, detail::is_parameter_symbol>, std::ptrdiff_t, std::ptrdiff_t,
+    evaluate<typename layout::state, rhs_plan, along_eqs<typename rhs_plan::equations, detail::is_parameter_symbol>, std::ptrdiff_t, std::ptrdiff_t,
              std::ptrdiff_t, along<detail::is_parameter_symbol>>(t, x, xs, p, ps, v, vs, out, os);
   }
   FLUXION_HOST_DEVICE void jvp_p(T t, const T* x, const T* p, const T* v, T* out) const { jvp_p(t, x, 1, p, 1, v, 1, out, 1); }
   FLUXION_HOST_DEVICE void obs_jvp_x(T t, const T* x, const T* p, const T* v, T* out) const {
-    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_state_symbol>, std::ptrdiff_t,
+    evaluate<typename layout::observable, observe_plan, along_eqs<typename observe_plan::equations, detail::is_state_symbol>, std::ptrdiff_t,
              std::ptrdiff_t, std::ptrdiff_t, along<detail::is_state_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
   }
   FLUXION_HOST_DEVICE void obs_jvp_p(T t, const T* x, const T* p, const T* v, T* out) const {
-    evaluate<typename layout::observable, along_eqs<observable_eqs, detail::is_parameter_symbol>, std::ptrdiff_t,
+    evaluate<typename layout::observable, observe_plan, along_eqs<typename observe_plan::equations, detail::is_parameter_symbol>, std::ptrdiff_t,
              std::ptrdiff_t, std::ptrdiff_t, along<detail::is_parameter_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
   }
 
@@ -281,10 +278,10 @@ struct evaluator {
                   "with fluxion::symbol_major to evaluate them.");
     using shape = jacobian_shape<J>;
     for (std::size_t k = 0; k < shape::rows * shape::columns; ++k) out[std::ptrdiff_t(k) * js] = T(0);
-    T scratch[n_intermediates > 0 ? n_intermediates : 1];
-    const context<> ctx{t, x, xs, p, ps, scratch};
-    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-    detail::dense_sink<context<>> sink{&ctx, out, shape::columns, js};
+    T scratch[scratch_size<rhs_plan> > 0 ? scratch_size<rhs_plan> : 1];
+    const context<rhs_plan> ctx{t, x, xs, p, ps, scratch};
+    evaluate_scratch<rhs_plan>(ctx, scratch);
+    detail::dense_sink<context<rhs_plan>> sink{&ctx, out, shape::columns, js};
     shape::walk::run(sink);
   }
 
@@ -296,10 +293,10 @@ struct evaluator {
                   "fluxion::compiled: Jacobians are laid out over the symbol-major layout; compile the model "
                   "with fluxion::symbol_major to evaluate them.");
     using shape = jacobian_shape<J>;
-    T scratch[n_intermediates > 0 ? n_intermediates : 1];
-    const context<> ctx{t, x, xs, p, ps, scratch};
-    evaluate_aliases(typename traits::aliases{}, ctx, scratch);
-    detail::values_sink<context<>> sink{&ctx, out, vs};
+    T scratch[scratch_size<rhs_plan> > 0 ? scratch_size<rhs_plan> : 1];
+    const context<rhs_plan> ctx{t, x, xs, p, ps, scratch};
+    evaluate_scratch<rhs_plan>(ctx, scratch);
+    detail::values_sink<context<rhs_plan>> sink{&ctx, out, vs};
     shape::walk::run(sink);
   }
 

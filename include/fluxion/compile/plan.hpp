@@ -1,0 +1,351 @@
+#pragma once
+// Evaluation plans: loop-invariant subexpressions evaluated once.
+//
+// An equation or alias over variables (p, k) is evaluated for every element
+// of their spaces, and a reduction inside it for every element of its own
+// variable too. A subexpression that does not depend on one of the variables
+// in scope is recomputed for nothing: in Model A's
+//
+//     lambda[p] = beta[p] * sum(q, C[p, q] * sum(k, I[q, k]) / N[q])
+//
+// sum(k, I[q, k]) / N[q] depends on q only, yet is computed P times per q.
+// The plan hoists such a subexpression into a hidden alias over its own free
+// variables (here h[q] = sum(k, I[q, k]) / N[q]), evaluated once per element
+// per call into scratch like a user's alias, and reads it in place:
+//
+//     lambda[p] = beta[p] * sum(q, C[p, q] * h[q])
+//
+// which is the loop a careful hand-written kernel has. Only subexpressions
+// with work worth saving move (a reduction, a division, a transcendental
+// function); reading a value or multiplying two stays in place.
+//
+// Products and quotients are regrouped so that the invariant factors form
+// one subexpression: C[p, q] * s[q] / N[q] becomes C[p, q] * (s[q] / N[q]).
+// Like any reassociation this may change the last bit of a result; the
+// value is the same real number.
+//
+// Plans are a compile-layer matter: the model, its layout and its Jacobian
+// pattern are those of the equations as written.
+#include <type_traits>
+
+#include <fluxion/detail/mp.hpp>
+#include <fluxion/model/symbols.hpp>
+#include <fluxion/symbolic/node.hpp>
+#include <fluxion/symbolic/ops.hpp>
+#include <fluxion/symbolic/traverse.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+// A hoisted subexpression: an alias over its free variables.
+template <class Body, class Vars>
+using hoisted_alias = alias_symbol<"(hoisted)", Body, Vars>;
+
+template <class Sym, class Vars>
+struct ref_over;
+template <class Sym, class... V>
+struct ref_over<Sym, type_list<V...>> {
+  using type = ref<Sym, V...>;
+};
+
+// Whether evaluating E does work worth keeping out of a loop.
+template <class E>
+struct costly : std::false_type {};
+template <class Op, class A>
+struct costly<unary<Op, A>>
+    : std::bool_constant<!(std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
+                           std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::lnot>) ||
+                         costly<A>::value> {};
+template <class Op, class A, class B>
+struct costly<binary<Op, A, B>>
+    : std::bool_constant<std::is_same_v<Op, op::div> || std::is_same_v<Op, op::pow> || costly<A>::value ||
+                         costly<B>::value> {};
+template <class A, int N>
+struct costly<powi<A, N>> : std::bool_constant<(N < 0) || costly<A>::value> {};
+template <class C, class A, class B>
+struct costly<where_node<C, A, B>>
+    : std::bool_constant<costly<C>::value || costly<A>::value || costly<B>::value> {};
+template <class Op, class V, class A>
+struct costly<reduce<Op, V, A>> : std::true_type {};
+template <class V, class A>
+struct costly<at_previous<V, A>> : costly<A> {};
+template <class V, class A>
+struct costly<if_next<V, A>> : costly<A> {};
+
+// Whether E is constant along some variable of Scope.
+template <class E, class Scope>
+struct invariant_in_scope;
+template <class E, class... S>
+struct invariant_in_scope<E, type_list<S...>>
+    : std::bool_constant<(!contains_v<free_vars_t<E>, S> || ...)> {};
+
+// The result of hoisting: the rewritten expression and the hidden aliases it
+// reads, each after the aliases its own body reads.
+template <class E, class Aliases>
+struct hoisted_expr {
+  using type = E;
+  using aliases = Aliases;
+};
+
+template <class E, class Scope>
+struct hoist;
+template <class E, class Scope>
+struct rewrite;
+
+// --- products and quotients as lists of factors ------------------------------------
+template <class F, bool Inverse>
+struct factor {
+  using expr = F;
+  static constexpr bool inverse = Inverse;
+};
+template <class E>
+struct factors_of {
+  using type = type_list<factor<E, false>>;
+};
+template <class L>
+struct inverted;
+template <class... F>
+struct inverted<type_list<F...>> {
+  using type = type_list<factor<typename F::expr, !F::inverse>...>;
+};
+template <class A, class B>
+struct factors_of<binary<op::mul, A, B>> {
+  using type = concat_t<typename factors_of<A>::type, typename factors_of<B>::type>;
+};
+template <class A, class B>
+struct factors_of<binary<op::div, A, B>> {
+  using type = concat_t<typename factors_of<A>::type, typename inverted<typename factors_of<B>::type>::type>;
+};
+
+template <class F>
+struct is_inverse : std::bool_constant<F::inverse> {};
+template <class F>
+struct is_direct : std::bool_constant<!F::inverse> {};
+
+// Product of the factors' expressions, left to right (one when there are none).
+template <class Acc, class L>
+struct product_from {
+  using type = Acc;
+};
+template <class Acc, class F, class... Fs>
+struct product_from<Acc, type_list<F, Fs...>> {
+  using type = typename product_from<binary<op::mul, Acc, typename F::expr>, type_list<Fs...>>::type;
+};
+template <class L>
+struct product_expr {
+  using type = one;
+};
+template <class F, class... Fs>
+struct product_expr<type_list<F, Fs...>> {
+  using type = typename product_from<typename F::expr, type_list<Fs...>>::type;
+};
+template <class L>
+using product_expr_t = typename product_expr<L>::type;
+
+// Numerator over denominator: n, n / d, or 1 / d.
+template <class L>
+struct quotient_expr {
+  using num = product_expr_t<filter_t<is_direct, L>>;
+  using dens = filter_t<is_inverse, L>;
+  using den = product_expr_t<dens>;  // product_expr reads expressions only
+  using type = std::conditional_t<dens::size == 0, num, binary<op::div, num, den>>;
+};
+
+// Splits a product's factors by whether they depend on V.
+template <class V>
+struct depends_on {
+  template <class F>
+  struct test : std::bool_constant<contains_v<free_vars_t<typename F::expr>, V>> {};
+  template <class F>
+  struct not_test : std::bool_constant<!test<F>::value> {};
+};
+
+template <class L, class V>
+struct regrouping {
+  using invariant = filter_t<depends_on<V>::template not_test, L>;
+  using variant = filter_t<depends_on<V>::template test, L>;
+  template <class F>
+  struct factor_costly : std::bool_constant<F::inverse || costly<typename F::expr>::value> {};
+  // Worth it when the invariant part is more than one plain factor (a single
+  // costly factor is found in place anyway) and does work.
+  static constexpr bool worth = variant::size > 0 && invariant::size > 0 &&
+                                (invariant::size > 1 || filter_t<is_inverse, invariant>::size > 0) &&
+                                filter_t<factor_costly, invariant>::size > 0;
+};
+
+template <class L, class Scope>
+struct first_regrouping_var {
+  using type = void;
+};
+template <class L, class S, class... Ss>
+struct first_regrouping_var<L, type_list<S, Ss...>> {
+  using type = std::conditional_t<regrouping<L, S>::worth, S,
+                                  typename first_regrouping_var<L, type_list<Ss...>>::type>;
+};
+
+// Each factor hoisted on its own, then the product rebuilt.
+template <class L, class Scope>
+struct hoist_factors;
+template <class... F, class Scope>
+struct hoist_factors<type_list<F...>, Scope> {
+  using type = type_list<factor<typename hoist<typename F::expr, Scope>::type, F::inverse>...>;
+  using aliases = concat_t<typename hoist<typename F::expr, Scope>::aliases...>;
+};
+
+template <class E, class Scope>
+struct rewrite_chain {
+  using factors = typename factors_of<E>::type;
+  using V = typename first_regrouping_var<factors, Scope>::type;
+  static constexpr auto pick() {
+    if constexpr (std::is_void_v<V>) {
+      return type_identity<void>{};
+    } else {
+      using group = regrouping<factors, V>;
+      using inner = hoist<typename quotient_expr<typename group::invariant>::type, Scope>;
+      using rest = hoist_factors<typename group::variant, Scope>;
+      using rest_num = filter_t<is_direct, typename rest::type>;
+      using rest_den = filter_t<is_inverse, typename rest::type>;
+      using rebuilt = typename quotient_expr<
+          concat_t<rest_num, type_list<factor<typename inner::type, false>>, rest_den>>::type;
+      return type_identity<hoisted_expr<rebuilt, concat_t<typename inner::aliases, typename rest::aliases>>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;  // void: no regrouping pays
+};
+
+// --- rewriting the children of a node -------------------------------------------------
+template <class E, class Scope>
+struct rewrite {  // leaves: numbers, time, references, deltas
+  using type = E;
+  using aliases = type_list<>;
+};
+template <class Op, class A, class Scope>
+struct rewrite<unary<Op, A>, Scope> {
+  using a = hoist<A, Scope>;
+  using type = unary<Op, typename a::type>;
+  using aliases = typename a::aliases;
+};
+template <class Op, class A, class B, class Scope>
+struct rewrite<binary<Op, A, B>, Scope> {
+  static constexpr auto pick() {
+    constexpr bool chain = std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>;
+    if constexpr (chain && !std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>) {
+      return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
+    } else {
+      using a = hoist<A, Scope>;
+      using b = hoist<B, Scope>;
+      return hoisted_expr<binary<Op, typename a::type, typename b::type>,
+                          concat_t<typename a::aliases, typename b::aliases>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+  using aliases = typename decltype(pick())::aliases;
+};
+template <class A, int N, class Scope>
+struct rewrite<powi<A, N>, Scope> {
+  using a = hoist<A, Scope>;
+  using type = powi<typename a::type, N>;
+  using aliases = typename a::aliases;
+};
+template <class C, class A, class B, class Scope>
+struct rewrite<where_node<C, A, B>, Scope> {
+  using c = hoist<C, Scope>;
+  using a = hoist<A, Scope>;
+  using b = hoist<B, Scope>;
+  using type = where_node<typename c::type, typename a::type, typename b::type>;
+  using aliases = concat_t<typename c::aliases, typename a::aliases, typename b::aliases>;
+};
+template <class Op, class V, class A, class Scope>
+struct rewrite<reduce<Op, V, A>, Scope> {
+  using a = hoist<A, concat_t<Scope, type_list<V>>>;
+  using type = reduce<Op, V, typename a::type>;
+  using aliases = typename a::aliases;
+};
+template <class V, class A, class Scope>
+struct rewrite<at_previous<V, A>, Scope> {
+  using a = hoist<A, Scope>;
+  using type = at_previous<V, typename a::type>;
+  using aliases = typename a::aliases;
+};
+template <class V, class A, class Scope>
+struct rewrite<if_next<V, A>, Scope> {
+  using a = hoist<A, Scope>;
+  using type = if_next<V, typename a::type>;
+  using aliases = typename a::aliases;
+};
+
+// E, evaluated where the variables of Scope are bound: moved into a hidden
+// alias when it is costly and constant along one of them, else rewritten
+// inside.
+template <class E, class Scope>
+struct hoist {
+  static constexpr auto pick() {
+    if constexpr (costly<E>::value && invariant_in_scope<E, Scope>::value) {
+      using vars = free_vars_t<E>;
+      using body = rewrite<E, vars>;
+      using H = hoisted_alias<typename body::type, vars>;
+      return hoisted_expr<typename ref_over<H, vars>::type, concat_t<typename body::aliases, type_list<H>>>{};
+    } else {
+      return hoisted_expr<typename rewrite<E, Scope>::type, typename rewrite<E, Scope>::aliases>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+  using aliases = typename decltype(pick())::aliases;
+};
+
+// --- plans ------------------------------------------------------------------------------
+
+// One loop of an evaluation: Rhs written to Sym[Vars...] for every element.
+template <class Sym, class Vars, class Rhs>
+struct step {
+  using symbol = Sym;
+  using vars = Vars;
+  using rhs = Rhs;
+};
+
+template <class A>
+struct step_of_alias {
+  using type = step<A, typename A::vars, typename symbol_expansion<A>::body>;
+};
+
+// A step with its right-hand side hoisted: the hidden aliases' steps, then it.
+template <class S>
+struct planned_step {
+  using h = hoist<typename S::rhs, typename S::vars>;
+  using type = step<typename S::symbol, typename S::vars, typename h::type>;
+  using hidden = transform_t<step_of_alias, typename h::aliases>;
+};
+
+template <class Ss>
+struct planned_steps;
+template <class... S>
+struct planned_steps<type_list<S...>> {
+  // Each hidden step just before the step that reads it.
+  using with_hidden = concat_t<concat_t<typename planned_step<S>::hidden, type_list<typename planned_step<S>::type>>...>;
+  using hidden = concat_t<typename planned_step<S>::hidden...>;
+  using steps = type_list<typename planned_step<S>::type...>;
+};
+
+template <class S>
+struct symbol_of_step {
+  using type = typename S::symbol;
+};
+
+// The plan for evaluating Eqs (each with symbol, vars, rhs) after Aliases
+// (in dependency order):
+//   scratch_steps   aliases and hidden aliases, in evaluation order
+//   scratch_symbols what the scratch block holds
+//   equations       the equations as they are evaluated
+template <class Aliases, class Eqs>
+struct evaluation_plan {
+  using alias_plan = planned_steps<transform_t<step_of_alias, Aliases>>;
+  using equation_plan = planned_steps<Eqs>;
+  using scratch_steps = unique_t<concat_t<typename alias_plan::with_hidden, typename equation_plan::hidden>>;
+  using scratch_symbols = transform_t<symbol_of_step, scratch_steps>;
+  using equations = typename equation_plan::steps;
+};
+
+}  // namespace detail
+
+}  // namespace fluxion
