@@ -264,7 +264,10 @@ struct evaluator {
     using col_block = std::conditional_t<states, typename layout::state, typename layout::param>;
     using equations = std::conditional_t<observables, observable_eqs, state_eqs>;
     using inputs = std::conditional_t<states, typename traits::states, typename traits::params>;
+    // The pattern walk (structure only) and the evaluation plan of the values.
     using walk = detail::jacobian_walk<row_block, col_block, equations, inputs>;
+    using plan = detail::jacobian_plan<std::conditional_t<observables, observe_plan, rhs_plan>, equations, inputs>;
+    using value_walk = detail::jacobian_walk<row_block, col_block, equations, inputs, plan>;
     static constexpr std::size_t rows = row_block::size;
     static constexpr std::size_t columns = col_block::size;
   };
@@ -278,11 +281,12 @@ struct evaluator {
                   "with fluxion::symbol_major to evaluate them.");
     using shape = jacobian_shape<J>;
     for (std::size_t k = 0; k < shape::rows * shape::columns; ++k) out[std::ptrdiff_t(k) * js] = T(0);
-    T scratch[scratch_size<rhs_plan> > 0 ? scratch_size<rhs_plan> : 1];
-    const context<rhs_plan> ctx{t, x, xs, p, ps, scratch};
-    evaluate_scratch<rhs_plan>(ctx, scratch);
-    detail::dense_sink<context<rhs_plan>> sink{&ctx, out, shape::columns, js};
-    shape::walk::run(sink);
+    using plan = typename shape::plan;
+    T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
+    const context<plan> ctx{t, x, xs, p, ps, scratch};
+    evaluate_scratch<plan>(ctx, scratch);
+    detail::dense_sink<context<plan>> sink{&ctx, out, shape::columns, js};
+    shape::value_walk::run(sink);
   }
 
   // Values of the structurally non-zero entries of J in CSR order (stride vs).
@@ -293,11 +297,12 @@ struct evaluator {
                   "fluxion::compiled: Jacobians are laid out over the symbol-major layout; compile the model "
                   "with fluxion::symbol_major to evaluate them.");
     using shape = jacobian_shape<J>;
-    T scratch[scratch_size<rhs_plan> > 0 ? scratch_size<rhs_plan> : 1];
-    const context<rhs_plan> ctx{t, x, xs, p, ps, scratch};
-    evaluate_scratch<rhs_plan>(ctx, scratch);
-    detail::values_sink<context<rhs_plan>> sink{&ctx, out, vs};
-    shape::walk::run(sink);
+    using plan = typename shape::plan;
+    T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
+    const context<plan> ctx{t, x, xs, p, ps, scratch};
+    evaluate_scratch<plan>(ctx, scratch);
+    detail::values_sink<context<plan>> sink{&ctx, out, vs};
+    shape::value_walk::run(sink);
   }
 
   FLUXION_HOST_DEVICE void jac_x(T t, const T* x, const T* p, T* J) const { jacobian_dense<jacobian::x>(t, x, 1, p, 1, J, 1); }

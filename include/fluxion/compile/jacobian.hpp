@@ -51,6 +51,14 @@ struct wrt {
 template <class Eq, class Y>
 using block_derivative = derivative_t<typename Eq::rhs, typename wrt<Y>::type>;
 
+// What a walk evaluates for an entry of block (Eq, Y): by default the
+// derivative itself; an evaluation plan may substitute an equal expression
+// that reads precomputed scratch.
+struct derivative_values {
+  template <class Eq, class Y>
+  using value = block_derivative<Eq, Y>;
+};
+
 template <class Block, class Sym, class Vars>
 struct block_offset;
 template <class Block, class Sym, class... V>
@@ -61,14 +69,16 @@ struct block_offset<Block, Sym, type_list<V...>> {
   }
 };
 
-template <class ColBlock, class Y, class D, class Sink>
+// Visits entry (row, column) where derivative D is structurally non-zero and
+// hands the sink V, the expression to evaluate there (D or an equal one).
+template <class ColBlock, class Y, class D, class V, class Sink>
 struct column_visitor {
   Sink* sink;
   std::size_t row;
   template <class Env>
   FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
     if (structure<D>::nonzero(e))
-      sink->template entry<D>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
+      sink->template entry<V>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
   }
 };
 
@@ -91,16 +101,17 @@ struct for_each_element<type_list<V, Vs...>> {
   }
 };
 
-template <class RowBlock, class ColBlock, class Eq, class Ys, class Sink>
+template <class RowBlock, class ColBlock, class Eq, class Ys, class Values, class Sink>
 struct row_visitor;
-template <class RowBlock, class ColBlock, class Eq, class... Y, class Sink>
-struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Sink> {
+template <class RowBlock, class ColBlock, class Eq, class... Y, class Values, class Sink>
+struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Values, Sink> {
   Sink* sink;
   template <class Y1, class Env>
   FLUXION_HOST_DEVICE constexpr void columns(std::size_t row, const Env& e) const {
     using D = block_derivative<Eq, Y1>;
     if constexpr (!simplify::is_zero<D>) {
-      for_each_element<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, Sink>{sink, row});
+      using V = typename Values::template value<Eq, Y1>;
+      for_each_element<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, V, Sink>{sink, row});
     }
   }
   template <class Env>
@@ -112,13 +123,15 @@ struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Sink> {
 };
 
 // Visits the structurally non-zero entries of d(rows)/d(columns) in CSR order.
-template <class RowBlock, class ColBlock, class Eqs, class Ys>
+template <class RowBlock, class ColBlock, class Eqs, class Ys, class Values = derivative_values>
 struct jacobian_walk;
-template <class RowBlock, class ColBlock, class... Eq, class Ys>
-struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys> {
+template <class RowBlock, class ColBlock, class... Eq, class Ys, class Values>
+struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, Values> {
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (for_each_element<typename Eq::vars>::run(env<>{}, row_visitor<RowBlock, ColBlock, Eq, Ys, Sink>{&sink}), ...);
+    (for_each_element<typename Eq::vars>::run(env<>{},
+                                               row_visitor<RowBlock, ColBlock, Eq, Ys, Values, Sink>{&sink}),
+     ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).
   template <class E, class Y>

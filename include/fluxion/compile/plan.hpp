@@ -26,8 +26,10 @@
 //
 // Plans are a compile-layer matter: the model, its layout and its Jacobian
 // pattern are those of the equations as written.
+#include <cstddef>
 #include <type_traits>
 
+#include <fluxion/compile/jacobian.hpp>
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/model/symbols.hpp>
 #include <fluxion/symbolic/node.hpp>
@@ -275,8 +277,13 @@ struct rewrite<if_next<V, A>, Scope> {
   using aliases = typename a::aliases;
 };
 
-// E, evaluated where the variables of Scope are bound: moved into a hidden
-// alias when it is costly and constant along one of them, else rewritten
+// Largest hidden alias a plan creates, in elements: scratch lives in
+// registers or thread-local memory on the device.
+inline constexpr std::size_t max_hoisted_elements = 256;
+
+// E, evaluated where the variables of Scope are bound: when it is costly and
+// constant along one of them, rewritten in the scope of its own variables
+// and, if that still leaves work, moved into a hidden alias; else rewritten
 // inside.
 template <class E, class Scope>
 struct hoist {
@@ -284,8 +291,12 @@ struct hoist {
     if constexpr (costly<E>::value && invariant_in_scope<E, Scope>::value) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;
-      using H = hoisted_alias<typename body::type, vars>;
-      return hoisted_expr<typename ref_over<H, vars>::type, concat_t<typename body::aliases, type_list<H>>>{};
+      if constexpr (costly<typename body::type>::value && spaces_of_vars<vars>::size <= max_hoisted_elements) {
+        using H = hoisted_alias<typename body::type, vars>;
+        return hoisted_expr<typename ref_over<H, vars>::type, concat_t<typename body::aliases, type_list<H>>>{};
+      } else {
+        return hoisted_expr<typename body::type, typename body::aliases>{};
+      }
     } else {
       return hoisted_expr<typename rewrite<E, Scope>::type, typename rewrite<E, Scope>::aliases>{};
     }
@@ -344,6 +355,39 @@ struct evaluation_plan {
   using scratch_steps = unique_t<concat_t<typename alias_plan::with_hidden, typename equation_plan::hidden>>;
   using scratch_symbols = transform_t<symbol_of_step, scratch_steps>;
   using equations = typename equation_plan::steps;
+};
+
+// The plan for the entries of a Jacobian: each block derivative d(Eq)/d(Y)
+// hoisted in the scope of one entry (the output element's and the input
+// element's variables), so that what depends on the column alone (1 / N[j]
+// in Model A) is computed once per column, not once per entry. Extends the
+// scratch of Base (the plan of the equations' values). As a walk's Values
+// policy it hands the hoisted derivative to the sinks; structural zeros are
+// still read from the derivative itself.
+template <class Base, class Eqs, class Ys>
+struct jacobian_plan {
+  template <class Eq, class Y>
+  using hoisted = hoist<block_derivative<Eq, Y>, concat_t<typename Eq::vars, typename wrt<Y>::vars>>;
+  template <class Eq, class Y>
+  using value = typename hoisted<Eq, Y>::type;
+
+ private:
+  template <class Eq, class L>
+  struct hidden_of_row;
+  template <class Eq, class... Y>
+  struct hidden_of_row<Eq, type_list<Y...>> {
+    using type = concat_t<transform_t<step_of_alias, typename hoisted<Eq, Y>::aliases>...>;
+  };
+  template <class L>
+  struct hidden_of;
+  template <class... Eq>
+  struct hidden_of<type_list<Eq...>> {
+    using type = concat_t<typename hidden_of_row<Eq, Ys>::type...>;
+  };
+
+ public:
+  using scratch_steps = unique_t<concat_t<typename Base::scratch_steps, typename hidden_of<Eqs>::type>>;
+  using scratch_symbols = transform_t<symbol_of_step, scratch_steps>;
 };
 
 }  // namespace detail
