@@ -73,9 +73,9 @@ void run(std::size_t B, bool with_jac, bool with_observe) {
               "\"ns_per_instance\": %.4f, \"GBps\": %.1f}\n", dt, B, ms, ms * 1e6 / double(B), bytes / (ms * 1e-3) / 1e9);
   if (with_observe) {
     const double mo = median_ms([&] { fx::cuda::observe(M{}, T(0), B, x.cspan(), p.cspan(), y.span()); });
-    const double ob = double(B) * (M::n_states + M::n_params + M::n_observables) * sizeof(T);
+    // No GBps: an observable reads only the states it names (Model A's: E and sigma).
     std::printf("{\"bench\": \"observe\", \"target\": \"device\", \"layout\": \"soa\", \"dtype\": \"%s\", \"B\": %zu, \"ms\": %.4f, "
-                "\"ns_per_instance\": %.4f, \"GBps\": %.1f}\n", dt, B, mo, mo * 1e6 / double(B), ob / (mo * 1e-3) / 1e9);
+                "\"ns_per_instance\": %.4f}\n", dt, B, mo, mo * 1e6 / double(B));
   }
   if (with_jac) {
     const std::size_t nnz = fx::jacobian_pattern<M, M::jacobian::x>().nnz();

@@ -13,6 +13,7 @@ peers=${2:-}
 [ -n "$peers" ] || { [ -d "$here/../shared/peers" ] && peers="$here/../shared/peers"; }
 [ -n "$peers" ] || peers="$here/.peers"
 build=${BUILD:-/tmp/fluxion-bench-build}
+export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$here" --buildtype=release -Dtests=false >"$out/bench-setup.log" 2>&1 || { tail -20 "$out/bench-setup.log"; exit 1; }
 fi
@@ -23,8 +24,28 @@ meson compile -C "$build" bench/fluxion-bench-device bench/fluxion-bench-derivat
 } | tee "$out/fluxion-device.jsonl"
 "$build/bench/fluxion-bench-derivatives" | tee "$out/fluxion-host-derivatives.jsonl"
 # Peers in the same invocation: right-hand side at B = 2^20, then the dense
-# state Jacobian by JAX forward mode at B = 16384.
+# state Jacobian by JAX forward mode at B = 16384, then the batch-size sweep
+# of the hand-written kernel and JAX for the throughput plot (SWEEP=0 skips it).
+python3 - <<'PY' 2>/dev/null | tee "$out/versions.txt"
+import importlib
+for m in ("jax", "cupy", "torch", "numpy"):
+    try:
+        print(m, importlib.import_module(m).__version__)
+    except Exception as e:
+        print(m, "unavailable:", type(e).__name__)
+PY
+nvcc --version 2>/dev/null | tail -1 | tee -a "$out/versions.txt"
 OUT="$out" bash "$peers/run_rhs.sh"
 for dt in f64 f32; do
   timeout 300 python3 "$peers/rhs_peers.py" jax-jac "$dt" 16384 2>>"$out/rhs.err" | tee -a "$out/peers-jac.jsonl"
 done
+if [ "${SWEEP:-1}" != 0 ]; then
+  for e in 10 12 14 16 18 20 22; do
+    for dt in f64 f32; do
+      for impl in cupy jax; do
+        timeout 120 python3 "$peers/rhs_peers.py" "$impl" "$dt" $((1 << e)) 2>>"$out/sweep.err" | tee -a "$out/peers-sweep.jsonl"
+      done
+    done
+  done
+fi
+python3 "$here/bench/plot_throughput.py" "$out" 2>>"$out/plot.err" || echo "plot_throughput: skipped (see plot.err)"

@@ -7,8 +7,8 @@
 //   M{}.rhs(t, x, p, dx);                          // one instance, contiguous
 //   M{}.rhs(t, x, xs, p, ps, dx, dxs);             // element strides
 //
-// These entry points trust their pointers; fluxion/exec validates buffers
-// before calling them.
+// These entry points trust their pointers (outputs must not overlap inputs);
+// fluxion/exec validates buffers before calling them.
 #include <cstddef>
 #include <type_traits>
 
@@ -32,67 +32,174 @@ struct unit_stride {
   FLUXION_HOST_DEVICE constexpr operator std::ptrdiff_t() const { return 1; }
 };
 
+// A value of type V read from memory of element type T: V is T, or a SIMD
+// type holding consecutive instances (lanes.hpp) with V::load and store.
+template <class V, class T>
+FLUXION_HOST_DEVICE V load_value(const T* p) {
+  if constexpr (std::is_same_v<V, T>) return *p;
+  else return V::load(p);
+}
+template <class T, class V>
+FLUXION_HOST_DEVICE void store_value(T* p, const V& v) {
+  if constexpr (std::is_same_v<V, T>) *p = v;
+  else v.store(p);
+}
+
 // What expressions read during one evaluation: states x, parameters p (with
 // element strides), aliases and hoisted subexpressions in scratch (offsets
 // from block Scratch), and for directional derivatives the direction v over
-// the states or the parameters.
-template <class T, class Layout, class Scratch, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
+// the states or the parameters. Buffers hold T; expressions compute in V (T,
+// or lanes of T for several consecutive instances at once).
+template <class T, class Layout, class Scratch, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
 struct eval_context {
-  using scalar = T;
-  T t;
+  using scalar = V;
+  V t;
   const T* x;
   SX xs;
   const T* p;
   SP ps;
-  const T* intermediates;
+  const V* intermediates;
   const T* v = nullptr;
   std::ptrdiff_t vs = 1;
-  const T* tangent_intermediates = nullptr;
+  const V* tangent_intermediates = nullptr;
 
-  FLUXION_HOST_DEVICE constexpr T time() const { return t; }
+  FLUXION_HOST_DEVICE constexpr V time() const { return t; }
 
   template <class Sym, class... I>
-  FLUXION_HOST_DEVICE constexpr T read(I... i) const {
+  FLUXION_HOST_DEVICE constexpr V read(I... i) const {
     if constexpr (requires { typename Sym::base; }) {  // tangent<S>: the direction
       using S = typename Sym::base;
       if constexpr (is_alias<S>) return tangent_intermediates[Scratch::template offset<S>(i...)];
-      else if constexpr (is_state<S>) return v[std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs];
-      else return v[std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs];
+      else if constexpr (is_state<S>) return load_value<V>(v + std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs);
+      else return load_value<V>(v + std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs);
     } else if constexpr (is_state<Sym>) {
-      return x[std::ptrdiff_t(Layout::state::template offset<Sym>(i...)) * xs];
+      return load_value<V>(x + std::ptrdiff_t(Layout::state::template offset<Sym>(i...)) * xs);
     } else if constexpr (is_parameter<Sym>) {
-      return p[std::ptrdiff_t(Layout::param::template offset<Sym>(i...)) * ps];
+      return load_value<V>(p + std::ptrdiff_t(Layout::param::template offset<Sym>(i...)) * ps);
     } else {
       return intermediates[Scratch::template offset<Sym>(i...)];
     }
   }
 };
 
-// Writes expression Rhs of Sym[Vars...] into `out` at the block's offsets.
-template <class Block, class Sym, class Vars, class Rhs, class Ctx, class SO>
+// Writes expression Rhs of Sym[Vars...] into `out` (of element type Out) at
+// the block's offsets.
+template <class Block, class Sym, class Vars, class Rhs, class Ctx, class Out, class SO>
 struct element_writer;
-template <class Block, class Sym, class... V, class Rhs, class Ctx, class SO>
-struct element_writer<Block, Sym, type_list<V...>, Rhs, Ctx, SO> {
-  using T = typename Ctx::scalar;
+template <class Block, class Sym, class... V, class Rhs, class Ctx, class Out, class SO>
+struct element_writer<Block, Sym, type_list<V...>, Rhs, Ctx, Out, SO> {
+  using value = typename Ctx::scalar;
   const Ctx& ctx;
-  T* out;
+  Out* out;
   SO stride;
   template <class Env>
   FLUXION_HOST_DEVICE void operator()(const Env& e) const {
-    out[std::ptrdiff_t(Block::template offset<Sym>(V::value(e)...)) * stride] = static_cast<T>(Rhs::eval(ctx, e));
+    store_value(out + std::ptrdiff_t(Block::template offset<Sym>(V::value(e)...)) * stride,
+                static_cast<value>(Rhs::eval(ctx, e)));
   }
 };
 
-template <class Block, class Eq, class Ctx, class SO>
-FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, typename Ctx::scalar* out, SO stride) {
-  using writer = element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, SO>;
+template <class Block, class Eq, class Ctx, class Out, class SO>
+FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, Out* out, SO stride) {
+  using writer = element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, Out, SO>;
   for_each_element<typename Eq::vars>::run(env<>{}, writer{ctx, out, stride});
 }
 
-template <class Block, class Ctx, class SO, class... Eq>
+template <class Block, class Ctx, class Out, class SO, class... Eq>
 FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, [[maybe_unused]] const Ctx& ctx,
-                                         [[maybe_unused]] typename Ctx::scalar* out, [[maybe_unused]] SO stride) {
+                                         [[maybe_unused]] Out* out, [[maybe_unused]] SO stride) {
   (write_equation<Block, Eq>(ctx, out, stride), ...);
+}
+
+// Writes outputs (equations that do not read each other: right-hand sides,
+// observables, their directional derivatives) one element loop per index
+// shape: dS[p,k], dE[p,k], dI[p,k], dR[p,k] are written together for each
+// (p, k), so that what they share (S[p,k] feeds dS and dE) is read once and
+// stays in registers only briefly.
+template <class Block, class Ctx, class Out, class SO, class Eqs>
+struct fused_writer;
+template <class Block, class Ctx, class Out, class SO, class... Eq>
+struct fused_writer<Block, Ctx, Out, SO, type_list<Eq...>> {
+  const Ctx& ctx;
+  Out* out;
+  SO stride;
+  template <class Env>
+  FLUXION_HOST_DEVICE void operator()(const Env& e) const {
+    (element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, Out, SO>{ctx, out,
+                                                                                                 stride}(e),
+     ...);
+  }
+};
+
+template <class Vars>
+struct has_vars {
+  template <class Eq>
+  struct test : std::is_same<typename Eq::vars, Vars> {};
+};
+template <class Eq>
+struct vars_of_equation {
+  using type = typename Eq::vars;
+};
+
+template <class Block, class Ctx, class Out, class SO, class Eqs, class... Shapes>
+FLUXION_HOST_DEVICE void write_fused(type_list<Shapes...>, [[maybe_unused]] const Ctx& ctx, [[maybe_unused]] Out* out,
+                                     [[maybe_unused]] SO stride) {
+  (for_each_element<Shapes>::run(
+       env<>{}, fused_writer<Block, Ctx, Out, SO, filter_t<has_vars<Shapes>::template test, Eqs>>{ctx, out, stride}),
+   ...);
+}
+
+template <class Block, class Eqs, class Ctx, class Out, class SO>
+FLUXION_HOST_DEVICE void write_outputs(const Ctx& ctx, Out* out, SO stride) {
+  write_fused<Block, Ctx, Out, SO, Eqs>(unique_t<transform_t<vars_of_equation, Eqs>>{}, ctx, out, stride);
+}
+
+// The outputs' one loop (Shape) with deferred scratch steps evaluated at the
+// element of the leading variables they are indexed by, just before the
+// outputs there read them (evaluation_plan::deferred_steps).
+template <class Done, class Rest>
+struct nested_loop;
+template <class Done>
+struct nested_loop<Done, type_list<>> {
+  template <class Env, class Hook, class Leaf>
+  FLUXION_HOST_DEVICE static void run(const Env& e, const Hook& hook, const Leaf& leaf) {
+    hook.template at<Done>(e);
+    leaf(e);
+  }
+};
+template <class... D, class R, class... Rs>
+struct nested_loop<type_list<D...>, type_list<R, Rs...>> {
+  template <class Env, class Hook, class Leaf>
+  FLUXION_HOST_DEVICE static void run(const Env& e, const Hook& hook, const Leaf& leaf) {
+    hook.template at<type_list<D...>>(e);
+    for (int i = 0; i < R::space::extent; ++i)
+      nested_loop<type_list<D..., R>, type_list<Rs...>>::run(e.template bind<R>(i), hook, leaf);
+  }
+};
+
+template <class ScratchBlock, class Steps, class Ctx>
+struct deferred_hook;
+template <class ScratchBlock, class... S, class Ctx>
+struct deferred_hook<ScratchBlock, type_list<S...>, Ctx> {
+  using value = typename Ctx::scalar;
+  const Ctx& ctx;
+  value* scratch;
+  template <class Prefix, class Step, class Env>
+  FLUXION_HOST_DEVICE void one(const Env& e) const {
+    if constexpr (std::is_same_v<typename Step::vars, Prefix>)
+      element_writer<ScratchBlock, typename Step::symbol, typename Step::vars, typename Step::rhs, Ctx, value,
+                     unit_stride>{ctx, scratch, {}}(e);
+  }
+  template <class Prefix, class Env>
+  FLUXION_HOST_DEVICE void at(const Env& e) const {
+    (one<Prefix, S>(e), ...);
+  }
+};
+
+template <class Block, class Eqs, class Shape, class ScratchBlock, class Deferred, class Ctx, class Out, class SO>
+FLUXION_HOST_DEVICE void write_outputs_deferred(const Ctx& ctx, typename Ctx::scalar* scratch, Out* out, SO stride) {
+  nested_loop<type_list<>, Shape>::run(env<>{}, deferred_hook<ScratchBlock, Deferred, Ctx>{ctx, scratch},
+                                       fused_writer<Block, Ctx, Out, SO, Eqs>{ctx, out, stride});
 }
 
 // An equation's right-hand side replaced by its derivative along Direction.
@@ -161,39 +268,47 @@ struct evaluator {
   using rhs_plan = detail::evaluation_plan<typename traits::aliases, state_eqs>;
   using observe_plan = detail::evaluation_plan<typename traits::aliases, observable_eqs>;
 
-  template <class Plan, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
-  using context = detail::eval_context<T, layout, block<typename Plan::scratch_symbols>, SX, SP>;
+  template <class Plan, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
+  using context = detail::eval_context<T, layout, block<typename Plan::scratch_symbols>, SX, SP, V>;
   template <class Plan>
   static constexpr std::size_t scratch_size = block<typename Plan::scratch_symbols>::size;
 
   template <class Plan, class Ctx>
-  FLUXION_HOST_DEVICE static void evaluate_scratch(const Ctx& ctx, T* scratch) {
+  FLUXION_HOST_DEVICE static void evaluate_scratch(const Ctx& ctx, typename Ctx::scalar* scratch) {
     detail::write_equations<block<typename Plan::scratch_symbols>>(typename Plan::scratch_steps{}, ctx, scratch,
                                                                   detail::unit_stride{});
   }
   template <class Plan, class Direction, class Ctx>
-  FLUXION_HOST_DEVICE static void evaluate_scratch_tangents(const Ctx& ctx, T* tangents) {
+  FLUXION_HOST_DEVICE static void evaluate_scratch_tangents(const Ctx& ctx, typename Ctx::scalar* tangents) {
     using steps = typename detail::directional_equations<typename Plan::scratch_steps, Direction>::type;
     detail::write_equations<block<typename Plan::scratch_symbols>>(steps{}, ctx, tangents, detail::unit_stride{});
   }
 
   // Evaluates the plan's scratch (and, along a direction, its tangents), then
   // writes each equation of Eqs (the plan's, or their directional
-  // derivatives) into out.
-  template <class Block, class Plan, class Eqs, class SX, class SP, class SO, class Direction = void>
-  FLUXION_HOST_DEVICE static void evaluate(T t, const T* x, SX xs, const T* p, SP ps, const T* v, std::ptrdiff_t vs,
-                                           T* out, SO os) {
-    T scratch[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
+  // derivatives) into out. V is the type computed in: T, or lanes of T for
+  // consecutive instances (evaluate_lanes).
+  template <class Block, class Plan, class Eqs, class SX, class SP, class SO, class Direction = void, class V = T>
+  // Outputs never overlap inputs (the batch drivers check it), hence restrict.
+  FLUXION_HOST_DEVICE static void evaluate(T t, const T* FLUXION_RESTRICT x, SX xs, const T* FLUXION_RESTRICT p, SP ps,
+                                           const T* FLUXION_RESTRICT v, std::ptrdiff_t vs, T* FLUXION_RESTRICT out,
+                                           SO os) {
+    V scratch[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
     if constexpr (std::is_void_v<Direction>) {
-      const context<Plan, SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs};
-      evaluate_scratch<Plan>(ctx, scratch);
-      detail::write_equations<Block>(Eqs{}, ctx, out, os);
+      const context<Plan, SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs};
+      using scratch_block = block<typename Plan::scratch_symbols>;
+      detail::write_equations<scratch_block>(typename Plan::early_steps{}, ctx, scratch, detail::unit_stride{});
+      if constexpr (Plan::deferred_steps::size == 0)
+        detail::write_outputs<Block, Eqs>(ctx, out, os);
+      else
+        detail::write_outputs_deferred<Block, Eqs, typename Plan::output_shape, scratch_block,
+                                       typename Plan::deferred_steps>(ctx, scratch, out, os);
     } else {
-      T tangents[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
-      const context<Plan, SX, SP> ctx{t, x, xs, p, ps, scratch, v, vs, tangents};
+      V tangents[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
+      const context<Plan, SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs, tangents};
       evaluate_scratch<Plan>(ctx, scratch);
       evaluate_scratch_tangents<Plan, Direction>(ctx, tangents);
-      detail::write_equations<Block>(Eqs{}, ctx, out, os);
+      detail::write_outputs<Block, Eqs>(ctx, out, os);
     }
   }
 
@@ -219,6 +334,27 @@ struct evaluator {
   FLUXION_HOST_DEVICE void observe(T t, const T* x, const T* p, T* y) const {
     constexpr detail::unit_stride one{};
     evaluate<typename layout::observable, observe_plan, typename observe_plan::equations>(t, x, one, p, one, nullptr, 1, y, one);
+  }
+
+  // Lanes::width instances at once, with the host's SIMD units: Lanes is
+  // fluxion::lanes<T, W> (exec/lanes.hpp), and the instances are consecutive
+  // in every buffer (instance stride 1, as in a structure-of-arrays batch);
+  // xs, ps, os are element strides. The host batch drivers use these for
+  // structure-of-arrays batches. Host only.
+  template <class Lanes>
+  void rhs_lanes(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* dx, std::ptrdiff_t os) const {
+    static_assert(std::is_same_v<typename Lanes::value_type, T>,
+                  "fluxion::compiled::rhs_lanes: the lanes must hold the model's scalar type.");
+    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations, std::ptrdiff_t, std::ptrdiff_t,
+             std::ptrdiff_t, void, Lanes>(t, x, xs, p, ps, nullptr, 1, dx, os);
+  }
+  template <class Lanes>
+  void observe_lanes(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* y,
+                     std::ptrdiff_t os) const {
+    static_assert(std::is_same_v<typename Lanes::value_type, T>,
+                  "fluxion::compiled::observe_lanes: the lanes must hold the model's scalar type.");
+    evaluate<typename layout::observable, observe_plan, typename observe_plan::equations, std::ptrdiff_t,
+             std::ptrdiff_t, std::ptrdiff_t, void, Lanes>(t, x, xs, p, ps, nullptr, 1, y, os);
   }
 
   // Jacobian-vector products without forming J: out = (d rhs / d state) v,

@@ -8,6 +8,7 @@
 // time. Sinks write dense values, CSR values, or record the pattern.
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>

@@ -28,6 +28,7 @@
 // pattern are those of the equations as written.
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/detail/mp.hpp>
@@ -277,9 +278,11 @@ struct rewrite<if_next<V, A>, Scope> {
   using aliases = typename a::aliases;
 };
 
-// Largest hidden alias a plan creates, in elements: scratch lives in
-// registers or thread-local memory on the device.
-inline constexpr std::size_t max_hoisted_elements = 256;
+// Largest hidden alias a plan creates, in elements (scratch lives in
+// registers or thread-local memory on the device). Hidden aliases are as
+// large as the spaces of the subexpression's own variables, which for a
+// subexpression hoisted out of a P x P loop is P.
+inline constexpr std::size_t max_hoisted_elements = 4096;
 
 // E, evaluated where the variables of Scope are bound: when it is costly and
 // constant along one of them, rewritten in the scope of its own variables
@@ -343,11 +346,116 @@ struct symbol_of_step {
   using type = typename S::symbol;
 };
 
+// --- deferring a step into the output loop ------------------------------------------
+
+// Whether E reads symbol A at all.
+template <class E, class A>
+struct mentions : std::false_type {};
+template <class Sym, class... I, class A>
+struct mentions<ref<Sym, I...>, A> : std::is_same<Sym, A> {};
+template <class Op, class X, class A>
+struct mentions<unary<Op, X>, A> : mentions<X, A> {};
+template <class Op, class X, class Y, class A>
+struct mentions<binary<Op, X, Y>, A> : std::bool_constant<mentions<X, A>::value || mentions<Y, A>::value> {};
+template <class X, int N, class A>
+struct mentions<powi<X, N>, A> : mentions<X, A> {};
+template <class C, class X, class Y, class A>
+struct mentions<where_node<C, X, Y>, A>
+    : std::bool_constant<mentions<C, A>::value || mentions<X, A>::value || mentions<Y, A>::value> {};
+template <class Op, class V, class X, class A>
+struct mentions<reduce<Op, V, X>, A> : mentions<X, A> {};
+template <class V, class X, class A>
+struct mentions<at_previous<V, X>, A> : mentions<X, A> {};
+template <class V, class X, class A>
+struct mentions<if_next<V, X>, A> : mentions<X, A> {};
+
+// Whether E reads step S's symbol only at the element being written
+// (S[vars of S], with none of those variables rebound by a reduction or a
+// stage shift around the read).
+template <class E, class S>
+struct reads_own_element : std::true_type {};
+template <class Sym, class... I, class S>
+struct reads_own_element<ref<Sym, I...>, S>
+    : std::bool_constant<!std::is_same_v<Sym, typename S::symbol> ||
+                         std::is_same_v<type_list<I...>, typename S::vars>> {};
+template <class Op, class X, class S>
+struct reads_own_element<unary<Op, X>, S> : reads_own_element<X, S> {};
+template <class Op, class X, class Y, class S>
+struct reads_own_element<binary<Op, X, Y>, S>
+    : std::bool_constant<reads_own_element<X, S>::value && reads_own_element<Y, S>::value> {};
+template <class X, int N, class S>
+struct reads_own_element<powi<X, N>, S> : reads_own_element<X, S> {};
+template <class C, class X, class Y, class S>
+struct reads_own_element<where_node<C, X, Y>, S>
+    : std::bool_constant<reads_own_element<C, S>::value && reads_own_element<X, S>::value &&
+                         reads_own_element<Y, S>::value> {};
+template <class Op, class V, class X, class S>
+struct reads_own_element<reduce<Op, V, X>, S>
+    : std::bool_constant<contains_v<typename S::vars, V> ? !mentions<X, typename S::symbol>::value
+                                                           : reads_own_element<X, S>::value> {};
+template <class V, class X, class S>
+struct reads_own_element<at_previous<V, X>, S>
+    : std::bool_constant<contains_v<typename S::vars, V> ? !mentions<X, typename S::symbol>::value
+                                                           : reads_own_element<X, S>::value> {};
+template <class V, class X, class S>
+struct reads_own_element<if_next<V, X>, S> : reads_own_element<X, S> {};
+
+template <class Prefix, class L>
+struct is_prefix : std::false_type {};
+template <class... A, class... B>
+  requires(sizeof...(A) <= sizeof...(B))
+struct is_prefix<type_list<A...>, type_list<B...>> {
+  template <std::size_t... K>
+  static constexpr bool test(std::index_sequence<K...>) {
+    return (std::is_same_v<A, at_t<type_list<B...>, K>> && ...);
+  }
+  static constexpr bool value = test(std::index_sequence_for<A...>{});
+};
+
+// A scratch step can be evaluated inside the output loop, once per element
+// of the loop's leading variables, when the outputs share one loop whose
+// leading variables are the step's, no other step reads it, and the outputs
+// read it only at the element being written. Its value is then computed just
+// before its first use and dies soon after (fewer live registers on a GPU)
+// instead of living through the whole evaluation.
+template <class Steps, class Eqs, class Shape>
+struct deferrable {
+  template <class S>
+  struct test {
+    template <class Other>
+    struct reads_it : mentions<typename Other::rhs, typename S::symbol> {};
+    template <class Eq>
+    struct own : reads_own_element<typename Eq::rhs, S> {};
+    static constexpr bool value = !std::is_void_v<Shape> && is_prefix<typename S::vars, Shape>::value &&
+                                  filter_t<reads_it, Steps>::size == 0 &&
+                                  filter_t<own, Eqs>::size == Eqs::size;
+  };
+  template <class S>
+  struct not_test : std::bool_constant<!test<S>::value> {};
+};
+
+template <class L>
+struct single_or_void {
+  using type = void;
+};
+template <class X>
+struct single_or_void<type_list<X>> {
+  using type = X;
+};
+
+template <class Eq>
+struct vars_of_step {
+  using type = typename Eq::vars;
+};
+
 // The plan for evaluating Eqs (each with symbol, vars, rhs) after Aliases
 // (in dependency order):
 //   scratch_steps   aliases and hidden aliases, in evaluation order
 //   scratch_symbols what the scratch block holds
 //   equations       the equations as they are evaluated
+//   early_steps, deferred_steps
+//                   scratch_steps split: evaluated before the outputs, or
+//                   inside their loop (output_shape: the outputs' one loop)
 template <class Aliases, class Eqs>
 struct evaluation_plan {
   using alias_plan = planned_steps<transform_t<step_of_alias, Aliases>>;
@@ -355,6 +463,11 @@ struct evaluation_plan {
   using scratch_steps = unique_t<concat_t<typename alias_plan::with_hidden, typename equation_plan::hidden>>;
   using scratch_symbols = transform_t<symbol_of_step, scratch_steps>;
   using equations = typename equation_plan::steps;
+
+  using shapes = unique_t<transform_t<vars_of_step, equations>>;
+  using output_shape = typename single_or_void<shapes>::type;
+  using deferred_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template test, scratch_steps>;
+  using early_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template not_test, scratch_steps>;
 };
 
 // The plan for the entries of a Jacobian: each block derivative d(Eq)/d(Y)

@@ -6,16 +6,81 @@
 //   M m;
 //   fx::host::rhs(m, t, B, fx::soa(x), fx::soa(p), fx::soa(dx));
 //   fx::host::observe(m, t, B, fx::aos(x), fx::broadcast(p), fx::aos(y));
+//   fx::host::rhs(m, t, B, fx::soa(x), fx::soa(p), fx::soa(dx), fx::host::threads(8));
+//
+// Batches whose instances are consecutive in every buffer (structure-of-
+// arrays) are evaluated several instances at once with the host's SIMD units
+// (fluxion::lanes), the rest one instance at a time. fx::host::threads(n)
+// spreads a batch over n threads, each on a contiguous range of instances.
+#include <algorithm>
 #include <cstddef>
 #include <span>
+#include <thread>
+#include <type_traits>
+#include <vector>
 
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
+#if !defined(__CUDACC__)
+#  include <fluxion/exec/lanes.hpp>
+#endif
 
 namespace fluxion::host {
 
+// How many threads a batch call uses (1: the calling thread only).
+struct threads {
+  unsigned count = 1;
+  constexpr threads() = default;
+  constexpr explicit threads(unsigned n) : count(n > 0 ? n : 1) {}
+};
+
+// The SIMD width, in bytes, that structure-of-arrays batches use here (0 when
+// compiled by nvcc, whose host pass evaluates one instance at a time).
+#if defined(__CUDACC__)
+inline constexpr std::size_t simd_bytes_used = 0;
+#else
+inline constexpr std::size_t simd_bytes_used = simd_bytes;
+#endif
+
 namespace detail {
+
+// Calls f(begin, end) on contiguous ranges covering [0, count): on the calling
+// thread and up to exec.count - 1 more, ranges a multiple of `grain` long
+// (so that SIMD groups do not straddle threads). Falls back to fewer threads
+// if the system refuses to start one.
+template <class F>
+void for_ranges(std::size_t count, threads exec, std::size_t grain, const F& f) {
+  const std::size_t chunks = std::min<std::size_t>(exec.count, (count + grain - 1) / grain);
+  if (chunks <= 1) {
+    f(std::size_t{0}, count);
+    return;
+  }
+  const std::size_t per = (count / chunks + grain - 1) / grain * grain;
+  std::vector<std::thread> pool;
+  pool.reserve(chunks - 1);
+  std::size_t begin = per;  // [0, per) runs on this thread
+  for (; begin < count; begin += per) {
+    const std::size_t end = std::min(count, begin + per);
+    try {
+      pool.emplace_back([&f, begin, end] { f(begin, end); });
+    } catch (...) {
+      break;  // no more threads: the rest runs here
+    }
+  }
+  f(std::size_t{0}, std::min(count, per));
+  if (begin < count) f(begin, count);
+  for (auto& th : pool) th.join();
+}
+
+inline constexpr std::size_t range_grain = 64;
+#ifndef FLUXION_PREFETCH_DISTANCE
+#define FLUXION_PREFETCH_DISTANCE 4
+#endif
+#ifndef FLUXION_PREFETCH_LOCALITY
+#define FLUXION_PREFETCH_LOCALITY 3
+#endif
+inline constexpr std::size_t prefetch_distance = FLUXION_PREFETCH_DISTANCE;
 template <class T>
 struct checked_call {
   checked_buffer<const T> x, p;
@@ -34,28 +99,71 @@ checked_call<typename M::scalar> check_call(std::size_t count, const batch<const
   check_no_overlap("parameter", c.p, out_block, c.out);
   return c;
 }
+
+// Instance b's pointers into a validated buffer.
+template <class T>
+auto at_instance(const checked_buffer<T>& c, std::size_t b) {
+  return c.data + std::ptrdiff_t(b) * c.instance_stride;
+}
+
+// Evaluates instances [begin, end): Lanes::width at a time through
+// m.*_lanes where every buffer holds consecutive instances, one at a time
+// otherwise. Observables when Observe.
+template <bool Observe, class M>
+void evaluate_range(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
+                    std::size_t end) {
+  using T = typename M::scalar;
+  std::size_t b = begin;
+#if !defined(__CUDACC__)
+  if constexpr (std::is_floating_point_v<T>) {
+    using L = lanes<T>;
+    if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1) {
+      for (; b + L::width <= end; b += L::width) {
+        // Each element of a structure-of-arrays batch is its own memory
+        // stream, too many for the hardware prefetchers: ask for the lines
+        // of a later group of instances now.
+        if (b + prefetch_distance * L::width < end) {
+          const std::size_t ahead = b + prefetch_distance * L::width;
+          for (std::size_t j = 0; j < M::n_states; ++j) __builtin_prefetch(at_instance(c.x, ahead) + std::ptrdiff_t(j) * c.x.element_stride, 0, FLUXION_PREFETCH_LOCALITY);
+          for (std::size_t j = 0; j < M::n_params; ++j) __builtin_prefetch(at_instance(c.p, ahead) + std::ptrdiff_t(j) * c.p.element_stride, 0, FLUXION_PREFETCH_LOCALITY);
+        }
+        if constexpr (Observe)
+          m.template observe_lanes<L>(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b),
+                                      c.p.element_stride, at_instance(c.out, b), c.out.element_stride);
+        else
+          m.template rhs_lanes<L>(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b),
+                                  c.p.element_stride, at_instance(c.out, b), c.out.element_stride);
+      }
+    }
+  }
+#endif
+  for (; b < end; ++b) {
+    if constexpr (Observe)
+      m.observe(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                at_instance(c.out, b), c.out.element_stride);
+    else
+      m.rhs(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+            at_instance(c.out, b), c.out.element_stride);
+  }
+}
 }  // namespace detail
 
 // d(state)/dt for `count` instances.
 template <class M>
 void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-         batch<const typename M::scalar> p, batch<typename M::scalar> dx) {
+         batch<const typename M::scalar> p, batch<typename M::scalar> dx, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, dx, "state derivative", M::n_states);
-  for (std::size_t b = 0; b < count; ++b)
-    m.rhs(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-          c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-          c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::for_ranges(count, exec, detail::range_grain,
+                     [&](std::size_t b, std::size_t e) { detail::evaluate_range<false>(m, t, c, b, e); });
 }
 
 // Observables for `count` instances.
 template <class M>
 void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-             batch<const typename M::scalar> p, batch<typename M::scalar> y) {
+             batch<const typename M::scalar> p, batch<typename M::scalar> y, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, y, "observable", M::n_observables);
-  for (std::size_t b = 0; b < count; ++b)
-    m.observe(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-              c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-              c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::for_ranges(count, exec, detail::range_grain,
+                     [&](std::size_t b, std::size_t e) { detail::evaluate_range<true>(m, t, c, b, e); });
 }
 
 // Dense Jacobians for `count` instances: each instance's rows x columns
@@ -63,29 +171,32 @@ void observe(const M& m, typename M::scalar t, std::size_t count, batch<const ty
 // obs_x or obs_p).
 template <class M, typename M::jacobian J>
 void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-                    batch<const typename M::scalar> p, batch<typename M::scalar> out) {
+                    batch<const typename M::scalar> p, batch<typename M::scalar> out, threads exec = threads{}) {
   using shape = typename M::template jacobian_shape<J>;
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian", shape::rows * shape::columns);
-  for (std::size_t b = 0; b < count; ++b)
-    m.template jacobian_dense<J>(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-                                 c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-                                 c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::for_ranges(count, exec, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b)
+      m.template jacobian_dense<J>(t, detail::at_instance(c.x, b), c.x.element_stride, detail::at_instance(c.p, b),
+                                   c.p.element_stride, detail::at_instance(c.out, b), c.out.element_stride);
+  });
 }
 
 // Sparse Jacobian values (CSR order of fluxion::jacobian_pattern<M, J>, nnz
 // per instance) for `count` instances.
 template <class M, typename M::jacobian J>
 void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz) {
+                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz,
+                     threads exec = threads{}) {
   // The caller's nnz must be the pattern's: it sizes every instance's block.
   static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
   if (nnz != expected)
     throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
-  for (std::size_t b = 0; b < count; ++b)
-    m.template jacobian_values<J>(t, c.x.data + std::ptrdiff_t(b) * c.x.instance_stride, c.x.element_stride,
-                                  c.p.data + std::ptrdiff_t(b) * c.p.instance_stride, c.p.element_stride,
-                                  c.out.data + std::ptrdiff_t(b) * c.out.instance_stride, c.out.element_stride);
+  detail::for_ranges(count, exec, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b)
+      m.template jacobian_values<J>(t, detail::at_instance(c.x, b), c.x.element_stride, detail::at_instance(c.p, b),
+                                    c.p.element_stride, detail::at_instance(c.out, b), c.out.element_stride);
+  });
 }
 
 namespace detail {
@@ -93,21 +204,20 @@ namespace detail {
 template <bool States, class M>
 void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const typename M::scalar>& x,
          const batch<const typename M::scalar>& p, const batch<const typename M::scalar>& v,
-         const batch<typename M::scalar>& out) {
+         const batch<typename M::scalar>& out, threads exec) {
   const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states);
   const auto cv = check_buffer("direction", v, States ? M::n_states : M::n_params, count, false);
   check_no_overlap("direction", cv, "state derivative", c.out);
-  for (std::size_t b = 0; b < count; ++b) {
-    const auto i = std::ptrdiff_t(b);
-    const auto* xb = c.x.data + i * c.x.instance_stride;
-    const auto* pb = c.p.data + i * c.p.instance_stride;
-    const auto* vb = cv.data + i * cv.instance_stride;
-    auto* ob = c.out.data + i * c.out.instance_stride;
-    if constexpr (States)
-      m.jvp_x(t, xb, c.x.element_stride, pb, c.p.element_stride, vb, cv.element_stride, ob, c.out.element_stride);
-    else
-      m.jvp_p(t, xb, c.x.element_stride, pb, c.p.element_stride, vb, cv.element_stride, ob, c.out.element_stride);
-  }
+  for_ranges(count, exec, range_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      if constexpr (States)
+        m.jvp_x(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                at_instance(cv, b), cv.element_stride, at_instance(c.out, b), c.out.element_stride);
+      else
+        m.jvp_p(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                at_instance(cv, b), cv.element_stride, at_instance(c.out, b), c.out.element_stride);
+    }
+  });
 }
 }  // namespace detail
 
@@ -115,13 +225,15 @@ void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const 
 // `count` instances; v is laid out like the states (jvp_x) or parameters (jvp_p).
 template <class M>
 void jvp_x(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
-  detail::jvp<true>(m, t, count, x, p, v, out);
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
+           threads exec = threads{}) {
+  detail::jvp<true>(m, t, count, x, p, v, out, exec);
 }
 template <class M>
 void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
-           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out) {
-  detail::jvp<false>(m, t, count, x, p, v, out);
+           batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
+           threads exec = threads{}) {
+  detail::jvp<false>(m, t, count, x, p, v, out, exec);
 }
 
 // One instance, contiguous buffers.

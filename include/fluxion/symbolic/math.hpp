@@ -34,24 +34,50 @@ FLUXION_HOST_DEVICE constexpr auto real_part(const T& x) {
 #  define FLUXION_MATH_NS std
 #endif
 
-template <class T> FLUXION_HOST_DEVICE T exp(T x) { return FLUXION_MATH_NS::exp(x); }
-template <class T> FLUXION_HOST_DEVICE T log(T x) { return FLUXION_MATH_NS::log(x); }
-template <class T> FLUXION_HOST_DEVICE T sqrt(T x) { return FLUXION_MATH_NS::sqrt(x); }
-template <class T> FLUXION_HOST_DEVICE T sin(T x) { return FLUXION_MATH_NS::sin(x); }
-template <class T> FLUXION_HOST_DEVICE T cos(T x) { return FLUXION_MATH_NS::cos(x); }
-template <class T> FLUXION_HOST_DEVICE T tanh(T x) { return FLUXION_MATH_NS::tanh(x); }
-template <class T> FLUXION_HOST_DEVICE T cosh(T x) { return FLUXION_MATH_NS::cosh(x); }
-template <class T> FLUXION_HOST_DEVICE T abs(T x) {
-  if constexpr (is_complex<T>) return real_part(x) < 0 ? -x : x;
+// Several values computed together (fluxion::lanes, host SIMD): functions
+// apply lane by lane.
+template <class T>
+concept lane_values = requires { typename T::fluxion_lanes; };
+
+#define FLUXION_MATH_UNARY(NAME, CALL)                                          \
+  template <class T>                                                            \
+  FLUXION_HOST_DEVICE T NAME(T x) {                                             \
+    if constexpr (lane_values<T>) return x.map([](auto e) { return NAME(e); }); \
+    else return CALL;                                                           \
+  }
+#define FLUXION_MATH_BINARY(NAME, CALL)                                                         \
+  template <class T>                                                                            \
+  FLUXION_HOST_DEVICE T NAME(T x, T y) {                                                        \
+    if constexpr (lane_values<T>) return x.map(y, [](auto a, auto b) { return NAME(a, b); });   \
+    else return CALL;                                                                           \
+  }
+FLUXION_MATH_UNARY(exp, FLUXION_MATH_NS::exp(x))
+FLUXION_MATH_UNARY(log, FLUXION_MATH_NS::log(x))
+FLUXION_MATH_UNARY(sqrt, FLUXION_MATH_NS::sqrt(x))
+FLUXION_MATH_UNARY(sin, FLUXION_MATH_NS::sin(x))
+FLUXION_MATH_UNARY(cos, FLUXION_MATH_NS::cos(x))
+FLUXION_MATH_UNARY(tanh, FLUXION_MATH_NS::tanh(x))
+FLUXION_MATH_UNARY(cosh, FLUXION_MATH_NS::cosh(x))
+FLUXION_MATH_BINARY(pow, FLUXION_MATH_NS::pow(x, y))
+#undef FLUXION_MATH_UNARY
+#undef FLUXION_MATH_BINARY
+
+template <class T>
+FLUXION_HOST_DEVICE T abs(T x) {
+  if constexpr (lane_values<T>) return x.map([](auto e) { return abs(e); });
+  else if constexpr (is_complex<T>) return real_part(x) < 0 ? -x : x;
   else return FLUXION_MATH_NS::fabs(x);
 }
-template <class T> FLUXION_HOST_DEVICE T pow(T x, T y) { return FLUXION_MATH_NS::pow(x, y); }
-template <class T> FLUXION_HOST_DEVICE T fmin(T x, T y) {
-  if constexpr (is_complex<T>) return real_part(y) < real_part(x) ? y : x;
+template <class T>
+FLUXION_HOST_DEVICE T fmin(T x, T y) {
+  if constexpr (lane_values<T>) return x.map(y, [](auto a, auto b) { return fmin(a, b); });
+  else if constexpr (is_complex<T>) return real_part(y) < real_part(x) ? y : x;
   else return FLUXION_MATH_NS::fmin(x, y);
 }
-template <class T> FLUXION_HOST_DEVICE T fmax(T x, T y) {
-  if constexpr (is_complex<T>) return real_part(x) < real_part(y) ? y : x;
+template <class T>
+FLUXION_HOST_DEVICE T fmax(T x, T y) {
+  if constexpr (lane_values<T>) return x.map(y, [](auto a, auto b) { return fmax(a, b); });
+  else if constexpr (is_complex<T>) return real_part(x) < real_part(y) ? y : x;
   else return FLUXION_MATH_NS::fmax(x, y);
 }
 
@@ -78,8 +104,12 @@ FLUXION_HOST_DEVICE constexpr T ipow(T x) {
 
 template <class T>
 FLUXION_HOST_DEVICE constexpr T sign(T x) {
-  const auto r = real_part(x);
-  return r > 0 ? T(1) : (r < 0 ? T(-1) : T(0));
+  if constexpr (lane_values<T>) {
+    return x.map([](auto e) { return sign(e); });
+  } else {
+    const auto r = real_part(x);
+    return r > 0 ? T(1) : (r < 0 ? T(-1) : T(0));
+  }
 }
 
 }  // namespace fluxion::math

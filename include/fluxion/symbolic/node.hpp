@@ -135,7 +135,13 @@ struct where_node {
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
     using T = typename C::scalar;
-    return Cond::eval(c, e) ? static_cast<T>(A::eval(c, e)) : static_cast<T>(B::eval(c, e));
+    const auto cond = Cond::eval(c, e);
+    if constexpr (requires { typename decltype(cond)::fluxion_lane_mask; }) {
+      // Several instances at once (host SIMD lanes): both branches, chosen lane by lane.
+      return lane_select(cond, static_cast<T>(A::eval(c, e)), static_cast<T>(B::eval(c, e)));
+    } else {
+      return cond ? static_cast<T>(A::eval(c, e)) : static_cast<T>(B::eval(c, e));
+    }
   }
 };
 

@@ -81,8 +81,21 @@ struct jacobian_values_op {
   }
 };
 
+// Threads per block, and the blocks per SM the register allocation must
+// allow (launch bounds): generated evaluators are long straight-line code
+// that the compiler would otherwise give as many registers as it likes,
+// starving a memory-bound kernel of the warps that hide memory latency.
+#ifndef FLUXION_CUDA_BLOCK_THREADS
+#  define FLUXION_CUDA_BLOCK_THREADS 128
+#endif
+#ifndef FLUXION_CUDA_MIN_BLOCKS_PER_SM
+#  define FLUXION_CUDA_MIN_BLOCKS_PER_SM 4
+#endif
+inline constexpr unsigned block_threads = FLUXION_CUDA_BLOCK_THREADS;
+
 template <class Op, class M, class T>
-__global__ void batch_kernel(M m, T t, std::size_t count, device_args<T> a) {
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_BLOCKS_PER_SM)
+    batch_kernel(M m, T t, std::size_t count, device_args<T> a) {
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
@@ -130,7 +143,7 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   if (count == 0) return;
   const device_args<T> a{cx.data, cx.element_stride, cx.instance_stride, cp.data, cp.element_stride, cp.instance_stride,
                          cv.data, cv.element_stride, cv.instance_stride, co.data, co.element_stride, co.instance_stride};
-  constexpr unsigned threads = 128;
+  constexpr unsigned threads = block_threads;
   const std::size_t blocks_needed = (count + threads - 1) / threads;
   const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
   batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(m, t, count, a);

@@ -1,0 +1,176 @@
+// fluxion-bench: Model A (BENCHMARKS.md) through the host batch drivers, the
+// way a user calls them: rhs, observe and sparse jac_x values, in double and
+// float, array-of-structures and structure-of-arrays batches, on one thread
+// and on every core. One JSON line a measurement; times are medians of
+// repeated runs (std::chrono::steady_clock) after a warm-up run.
+//
+//   fluxion-bench --target host [--batch 65536] [--repeats 15] [--threads N] [--sweep]
+//
+// --batch sets B for rhs and observe; the Jacobian (8360 values an instance)
+// uses min(B, 4096) instances, which its lines say. --sweep adds rhs over
+// B = 2^10 ... 2^22 (one thread and all cores). The device benchmark is
+// fluxion-bench-device (CUDA builds).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fluxion/fluxion.hpp>
+
+#include "support/model_a.hpp"
+
+namespace fx = fluxion;
+
+namespace {
+
+struct options {
+  std::size_t batch = 65536;
+  int repeats = 15;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  bool sweep = false;
+};
+
+template <class F>
+double median_seconds(int repeats, F&& run) {
+  run();  // warm-up: first touch of the output, caches
+  std::vector<double> s;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(s.begin(), s.end());
+  return s[s.size() / 2];
+}
+
+// bytes: what the call must move (0: not meaningful, no GBps printed).
+void emit(const char* bench, const char* layout, const char* dtype, std::size_t B, unsigned threads, double seconds,
+          double bytes) {
+  std::printf("{\"bench\": \"%s\", \"target\": \"host\", \"layout\": \"%s\", \"dtype\": \"%s\", \"B\": %zu, "
+              "\"threads\": %u, \"ns_per_instance\": %.2f",
+              bench, layout, dtype, B, threads, seconds * 1e9 / double(B));
+  if (bytes > 0) std::printf(", \"GBps\": %.2f", bytes / seconds / 1e9);
+  std::printf("}\n");
+  std::fflush(stdout);
+}
+
+template <class T>
+struct model_a_batch {
+  using M = fx::compiled<model_a::model, T>;
+  std::size_t B;
+  std::vector<T> x, p, dx, y;
+  model_a_batch(std::size_t count, bool soa) : B(count), x(count * M::n_states), p(count * M::n_params),
+                                               dx(count * M::n_states), y(count * M::n_observables) {
+    std::mt19937_64 rng(7);
+    std::vector<T> xi(M::n_states), pi(M::n_params);
+    for (std::size_t b = 0; b < B; ++b) {
+      model_a::random_instance(rng, xi.data(), pi.data());
+      for (std::size_t j = 0; j < M::n_states; ++j) x[soa ? j * B + b : b * M::n_states + j] = xi[j];
+      for (std::size_t j = 0; j < M::n_params; ++j) p[soa ? j * B + b : b * M::n_params + j] = pi[j];
+    }
+  }
+};
+
+template <class T>
+fx::batch<T> order(std::vector<T>& v, bool soa) {
+  return soa ? fx::soa(std::span<T>(v)) : fx::aos(std::span<T>(v));
+}
+template <class T>
+fx::batch<const T> order(const std::vector<T>& v, bool soa) {
+  return soa ? fx::soa(std::span<const T>(v)) : fx::aos(std::span<const T>(v));
+}
+
+template <class T>
+void rhs_and_observe(const options& o, std::size_t B, bool soa, unsigned threads, bool with_observe) {
+  using M = fx::compiled<model_a::model, T>;
+  const char* dt = sizeof(T) == 8 ? "f64" : "f32";
+  const char* lay = soa ? "soa" : "aos";
+  model_a_batch<T> d(B, soa);
+  const M m{};
+  const auto exec = fx::host::threads(threads);
+  const double s = median_seconds(o.repeats, [&] {
+    fx::host::rhs(m, T(0), B, order(std::as_const(d.x), soa), order(std::as_const(d.p), soa), order(d.dx, soa), exec);
+  });
+  emit("rhs", lay, dt, B, threads, s, double(B) * (2.0 * M::n_states + M::n_params) * sizeof(T));
+  if (!with_observe) return;
+  const double so = median_seconds(o.repeats, [&] {
+    fx::host::observe(m, T(0), B, order(std::as_const(d.x), soa), order(std::as_const(d.p), soa), order(d.y, soa),
+                      exec);
+  });
+  emit("observe", lay, dt, B, threads, so, 0);  // reads only the states it names
+}
+
+template <class T>
+void jacobian(const options& o, std::size_t B, bool soa, unsigned threads) {
+  using M = fx::compiled<model_a::model, T>;
+  const char* dt = sizeof(T) == 8 ? "f64" : "f32";
+  const std::size_t nnz = fx::jacobian_pattern<M, M::jacobian::x>().nnz();
+  model_a_batch<T> d(B, soa);
+  std::vector<T> vals(nnz * B);
+  const M m{};
+  const double s = median_seconds(std::max(3, o.repeats / 3), [&] {
+    fx::host::jacobian_values<M, M::jacobian::x>(m, T(0), B, order(std::as_const(d.x), soa),
+                                                 order(std::as_const(d.p), soa), order(vals, soa), nnz,
+                                                 fx::host::threads(threads));
+  });
+  emit("jac_x_sparse_values", soa ? "soa" : "aos", dt, B, threads, s,
+       double(B) * (M::n_states + M::n_params + double(nnz)) * sizeof(T));
+}
+
+template <class T>
+void run_dtype(const options& o) {
+  for (const bool soa : {false, true}) {
+    for (const unsigned th : {1u, o.threads}) {
+      rhs_and_observe<T>(o, o.batch, soa, th, true);
+      jacobian<T>(o, std::min<std::size_t>(o.batch, 4096), soa, th);
+      if (o.threads == 1) break;
+    }
+  }
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: fluxion-bench --target host [--batch N] [--repeats R] [--threads N] [--sweep]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  std::string target;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--target" && has_value) target = argv[++i];
+    else if (a == "--batch" && has_value) o.batch = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--repeats" && has_value) o.repeats = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--threads" && has_value) o.threads = unsigned(std::max(1, std::atoi(argv[++i])));
+    else if (a == "--sweep") o.sweep = true;
+    else return usage();
+  }
+  if (target != "host") {
+    if (target == "device") std::fprintf(stderr, "fluxion-bench: the device benchmark is fluxion-bench-device\n");
+    return usage();
+  }
+  if (o.batch == 0) return usage();
+  std::printf("# fluxion-bench host: %u hardware threads, simd %zu bytes, %s\n",
+              std::max(1u, std::thread::hardware_concurrency()), fx::host::simd_bytes_used, __VERSION__);
+  run_dtype<double>(o);
+  run_dtype<float>(o);
+  if (o.sweep) {
+    for (int e = 10; e <= 22; e += 2) {
+      const std::size_t B = std::size_t(1) << e;
+      for (const unsigned th : {1u, o.threads}) {
+        rhs_and_observe<double>(o, B, true, th, false);
+        rhs_and_observe<float>(o, B, true, th, false);
+        if (o.threads == 1) break;
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Throughput of Model A's right-hand side against batch size, from JSON lines.
+
+    python3 bench/plot_throughput.py RESULTS_DIR [OUT.png]
+
+Reads every *.jsonl in RESULTS_DIR: fluxion's lines ({"bench": "rhs",
+"target": "device"|"host", "dtype", "B", "ms" or "ns_per_instance"}) and the
+peers' lines from shared/peers/rhs_peers.py ({"impl", "dtype", "B",
+"median_ms"}). Plots instances per second against B (log-log), one panel for
+the GPU and one for the host CPU, double solid and float dashed. Default
+output: RESULTS_DIR/throughput.png. Needs matplotlib (python3-matplotlib).
+"""
+import glob
+import json
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PEER_NAMES = {"cupy": "hand-written CUDA", "jax": "JAX jit(vmap)", "torch-compile": "torch.compile",
+              "torch": "PyTorch eager"}
+
+
+def read_lines(folder):
+    for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    try:
+                        yield json.loads(line)
+                    except json.JSONDecodeError:
+                        pass
+
+
+def series(folder):
+    device, host = defaultdict(dict), defaultdict(dict)
+    for r in read_lines(folder):
+        if r.get("bench") == "rhs" and r.get("layout", "soa") == "soa":
+            B, dt = int(r["B"]), r["dtype"]
+            per_s = 1e9 / float(r["ns_per_instance"])
+            if r.get("target") == "device":
+                device[("fluxion", dt)][B] = per_s
+            elif r.get("target") == "host":
+                host[(f"fluxion, {r.get('threads', 1)} thread(s)", dt)][B] = per_s
+        elif r.get("impl") in PEER_NAMES and "median_ms" in r and "B" in r:
+            B, dt = int(r["B"]), r["dtype"]
+            device[(PEER_NAMES[r["impl"]], dt)][B] = B / (float(r["median_ms"]) * 1e-3)
+        elif str(r.get("impl", "")).startswith("host-hand"):
+            B = int(r["B"])
+            name = "hand-written C++ " + r["impl"].split("-")[-1].upper()
+            host[(name, "f64")][B] = 1e9 / float(r["f64_ns_per_instance"])
+            host[(name, "f32")][B] = 1e9 / float(r["f32_ns_per_instance"])
+    return device, host
+
+
+def panel(ax, data, title):
+    names = sorted({n for n, _ in data})
+    colors = {n: f"C{i}" for i, n in enumerate(names)}
+    for (name, dt), pts in sorted(data.items()):
+        xs = sorted(pts)
+        ax.plot(xs, [pts[b] for b in xs], marker="o", ms=3, color=colors[name],
+                linestyle="-" if dt == "f64" else "--", label=f"{name} ({dt})")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("batch size B (instances)")
+    ax.set_ylabel("right-hand sides per second")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    folder = sys.argv[1]
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(folder, "throughput.png")
+    device, host = series(folder)
+    if not device and not host:
+        print(f"plot_throughput: no rhs lines in {folder}", file=sys.stderr)
+        return 1
+    panels = [(d, t) for d, t in ((device, "Model A rhs on the GPU"), (host, "Model A rhs on the host CPU")) if d]
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
+    for ax, (d, t) in zip(axes[0], panels):
+        panel(ax, d, t)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+// Batches spread over threads (fx::host::threads) and structure-of-arrays
+// batches evaluated several instances at a time (fluxion::lanes): Model A
+// against its hand-written reference (tests/support/model_a.hpp) for batch
+// sizes that leave remainders after every SIMD group and thread range, and
+// the lane type itself against scalar arithmetic.
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <fluxion/fluxion.hpp>
+#include <fluxion/exec/lanes.hpp>
+
+#include "support/model_a.hpp"
+
+namespace fx = fluxion;
+
+namespace {
+
+template <class T>
+struct batch_data {
+  std::size_t B;
+  bool soa;
+  std::vector<T> x, p;
+  std::vector<T> ref_dx, ref_y;  // per instance, AoS
+  batch_data(std::size_t count, bool soa_order) : B(count), soa(soa_order) {
+    std::mt19937_64 rng(42 + count);
+    x.resize(B * model_a::n_states);
+    p.resize(B * model_a::n_params);
+    ref_dx.resize(B * model_a::n_states);
+    ref_y.resize(B * model_a::n_observables);
+    std::vector<T> xi(model_a::n_states), pi(model_a::n_params);
+    for (std::size_t b = 0; b < B; ++b) {
+      model_a::random_instance(rng, xi.data(), pi.data());
+      for (std::size_t j = 0; j < xi.size(); ++j) x[at(b, j, xi.size())] = xi[j];
+      for (std::size_t j = 0; j < pi.size(); ++j) p[at(b, j, pi.size())] = pi[j];
+      model_a::reference_rhs(xi.data(), pi.data(), ref_dx.data() + b * model_a::n_states);
+      model_a::reference_observe(xi.data(), pi.data(), ref_y.data() + b * model_a::n_observables);
+    }
+  }
+  std::size_t at(std::size_t b, std::size_t j, std::size_t n) const { return soa ? j * B + b : b * n + j; }
+  fx::batch<const T> in(const std::vector<T>& v) const {
+    return soa ? fx::soa(std::span<const T>(v)) : fx::aos(std::span<const T>(v));
+  }
+  fx::batch<T> out(std::vector<T>& v) const { return soa ? fx::soa(std::span<T>(v)) : fx::aos(std::span<T>(v)); }
+  // Largest relative difference of out (in this batch's order) from the reference.
+  double max_rel(const std::vector<T>& out_v, const std::vector<T>& ref, std::size_t n) const {
+    double worst = 0;
+    for (std::size_t b = 0; b < B; ++b)
+      for (std::size_t j = 0; j < n; ++j) {
+        const double r = double(ref[b * n + j]), g = double(out_v[at(b, j, n)]);
+        worst = std::max(worst, std::abs(g - r) / std::max(1e-30, std::abs(r) + 1e-3));
+      }
+    return worst;
+  }
+};
+
+template <class T>
+constexpr double tolerance = sizeof(T) == 8 ? 1e-13 : 2e-5;
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written reference", "[host][threads][lanes]",
+                   double, float) {
+  using T = TestType;
+  using M = fx::compiled<model_a::model, T>;
+  for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1000)}) {
+    for (const bool soa : {false, true}) {
+      for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+        INFO("B = " << B << (soa ? " SoA" : " AoS") << ", threads " << threads);
+        batch_data<T> d(B, soa);
+        const auto x_before = d.x, p_before = d.p;
+        std::vector<T> dx(d.x.size(), T(-7)), y(B * M::n_observables, T(-7));
+        fx::host::rhs(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(dx), fx::host::threads(threads));
+        fx::host::observe(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(y), fx::host::threads(threads));
+        CHECK(d.max_rel(dx, d.ref_dx, M::n_states) < tolerance<T>);
+        CHECK(d.max_rel(y, d.ref_y, M::n_observables) < tolerance<T>);
+        CHECK(d.x == x_before);
+        CHECK(d.p == p_before);
+      }
+    }
+  }
+}
+
+TEST_CASE("Jacobian values and JVPs over threads equal the one-thread results", "[host][threads]") {
+  using M = fx::compiled<model_a::model, double>;
+  const std::size_t B = 37, nnz = fx::jacobian_pattern<M, M::jacobian::x>().nnz();
+  batch_data<double> d(B, false);
+  std::vector<double> one(B * nnz), three(B * nnz), v(d.x.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(double(i));
+  fx::host::jacobian_values<M, M::jacobian::x>(M{}, 0.0, B, d.in(d.x), d.in(d.p), d.out(one), nnz);
+  fx::host::jacobian_values<M, M::jacobian::x>(M{}, 0.0, B, d.in(d.x), d.in(d.p), d.out(three), nnz,
+                                               fx::host::threads(3));
+  CHECK(one == three);  // the same code per instance, whichever thread runs it
+  std::vector<double> j1(d.x.size()), j3(d.x.size());
+  fx::host::jvp_x(M{}, 0.0, B, d.in(d.x), d.in(d.p), fx::aos(std::span<const double>(v)), d.out(j1));
+  fx::host::jvp_x(M{}, 0.0, B, d.in(d.x), d.in(d.p), fx::aos(std::span<const double>(v)), d.out(j3),
+                  fx::host::threads(3));
+  CHECK(j1 == j3);
+}
+
+TEST_CASE("threads(0) means one thread; a layout error is raised before any thread starts", "[host][threads]") {
+  CHECK(fx::host::threads(0).count == 1);
+  using M = fx::compiled<model_a::model, double>;
+  std::vector<double> x(10 * M::n_states), p(10 * M::n_params), dx(10 * M::n_states - 1, -7.0);
+  CHECK_THROWS_AS(fx::host::rhs(M{}, 0.0, 10, fx::aos(std::span<const double>(x)), fx::aos(std::span<const double>(p)),
+                                fx::aos(std::span<double>(dx)), fx::host::threads(4)),
+                  fx::layout_error);
+  for (double e : dx) CHECK(e == -7.0);
+}
+
+TEMPLATE_TEST_CASE("lanes: arithmetic, comparisons, selection and functions lane by lane", "[lanes]", double, float) {
+  using T = TestType;
+  using L = fx::lanes<T, 4>;
+  const T a_in[4] = {T(0.5), T(-1.25), T(2), T(3.5)}, b_in[4] = {T(2), T(0.5), T(-4), T(3.5)};
+  const L a = L::load(a_in), b = L::load(b_in);
+  T out[4];
+  (a * b + a / b - L(1)).store(out);
+  for (int i = 0; i < 4; ++i) CHECK(out[i] == a_in[i] * b_in[i] + a_in[i] / b_in[i] - T(1));
+  const auto m = a < b;
+  const L s = lane_select(m, a, b);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(m[i] == (a_in[i] < b_in[i]));
+    CHECK(s[i] == (a_in[i] < b_in[i] ? a_in[i] : b_in[i]));
+  }
+  CHECK((!(a == b))[3] == false);
+  CHECK(((a < b) || (a == b))[3] == true);
+  const L e = fx::math::exp(a), mx = fx::math::fmax(a, b), ab = fx::math::abs(a), sg = fx::math::sign(b);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(e[i] == std::exp(a_in[i]));
+    CHECK(mx[i] == std::fmax(a_in[i], b_in[i]));
+    CHECK(ab[i] == std::fabs(a_in[i]));
+    CHECK(sg[i] == (b_in[i] > 0 ? T(1) : T(-1)));
+  }
+}
