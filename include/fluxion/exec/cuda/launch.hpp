@@ -23,16 +23,9 @@ namespace fluxion::cuda {
 
 namespace detail {
 
-template <class T>
-struct device_args {
-  const T* x;
-  std::ptrdiff_t xe, xi;
-  const T* p;
-  std::ptrdiff_t pe, pi;
-  const T* v;
-  std::ptrdiff_t ve, vi;
-  T* out;
-  std::ptrdiff_t oe, oi;
+// Element and instance strides of one buffer.
+struct strides {
+  std::ptrdiff_t element, instance;
 };
 
 // What each thread evaluates.
@@ -93,14 +86,18 @@ struct jacobian_values_op {
 #endif
 inline constexpr unsigned block_threads = FLUXION_CUDA_BLOCK_THREADS;
 
+// The buffers arrive as __restrict__ kernel parameters: NVVM keeps restrict
+// there (it drops it on inlined device-function parameters), and without it
+// every store to the output would force the inputs to be read again.
 template <class Op, class M, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_BLOCKS_PER_SM)
-    batch_kernel(M m, T t, std::size_t count, device_args<T> a) {
+    batch_kernel(M m, T t, std::size_t count, const T* __restrict__ x, strides xs, const T* __restrict__ p,
+                 strides ps, const T* __restrict__ v, strides vs, T* __restrict__ out, strides os) {
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
-    Op::run(m, t, a.x + i * a.xi, a.xe, a.p + i * a.pi, a.pe, a.v ? a.v + i * a.vi : nullptr, a.ve, a.out + i * a.oi,
-            a.oe);
+    Op::run(m, t, x + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
+            v ? v + i * vs.instance : nullptr, vs.element, out + i * os.instance, os.element);
   }
 }
 
@@ -141,12 +138,12 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   check_device_memory("parameter", cp);
   check_device_memory(out_block, co);
   if (count == 0) return;
-  const device_args<T> a{cx.data, cx.element_stride, cx.instance_stride, cp.data, cp.element_stride, cp.instance_stride,
-                         cv.data, cv.element_stride, cv.instance_stride, co.data, co.element_stride, co.instance_stride};
   constexpr unsigned threads = block_threads;
   const std::size_t blocks_needed = (count + threads - 1) / threads;
   const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
-  batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(m, t, count, a);
+  batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(
+      m, t, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
+      cv.data, {cv.element_stride, cv.instance_stride}, co.data, {co.element_stride, co.instance_stride});
   fluxion::detail::check_cuda(cudaGetLastError(), "launch of a fluxion batch kernel");
 }
 
