@@ -66,7 +66,12 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
                    double, float) {
   using T = TestType;
   using M = fx::compiled<model_a::model, T>;
-  for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1000)}) {
+  // B = 1100: a structure-of-arrays element stream is 8800 (4400) bytes from
+  // the next, so those batches go through tiles (host.hpp), with instances
+  // left over after the last whole tile and after each thread's range.
+  static_assert(1100 * sizeof(T) >= fx::host::detail::tile_from_stride_bytes);
+  static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 + model_a::n_params) < 1100);
+  for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1100)}) {
     for (const bool soa : {false, true}) {
       for (const unsigned threads : {1u, 2u, 3u, 8u}) {
         INFO("B = " << B << (soa ? " SoA" : " AoS") << ", threads " << threads);

@@ -74,13 +74,27 @@ void for_ranges(std::size_t count, threads exec, std::size_t grain, const F& f) 
 }
 
 inline constexpr std::size_t range_grain = 64;
-#ifndef FLUXION_PREFETCH_DISTANCE
-#define FLUXION_PREFETCH_DISTANCE 4
+// Structure-of-arrays batches go through tiles (evaluate_range) when their
+// element streams are at least this far apart; a tile spans up to
+// tile_max_lines cache lines of each element, and its buffer up to
+// tile_buffer_bytes (so that it stays in L2).
+#ifndef FLUXION_TILE_FROM_STRIDE_BYTES
+#  define FLUXION_TILE_FROM_STRIDE_BYTES 4096
 #endif
-#ifndef FLUXION_PREFETCH_LOCALITY
-#define FLUXION_PREFETCH_LOCALITY 3
-#endif
-inline constexpr std::size_t prefetch_distance = FLUXION_PREFETCH_DISTANCE;
+inline constexpr std::size_t tile_from_stride_bytes = FLUXION_TILE_FROM_STRIDE_BYTES;
+inline constexpr std::size_t cache_line_bytes = 64;
+inline constexpr std::size_t tile_max_lines = 16;
+inline constexpr std::size_t tile_buffer_bytes = 256 * 1024;
+
+// Instances a tile holds: whole cache lines of each element (and whole
+// groups of lanes), as many as the buffer budget allows, at least one line.
+template <class T, std::size_t Width>
+constexpr std::size_t soa_tile_instances(std::size_t elements) {
+  constexpr std::size_t line = std::max<std::size_t>(Width, cache_line_bytes / sizeof(T));
+  const std::size_t lines = tile_buffer_bytes / (elements * sizeof(T) * line);
+  return line * std::clamp<std::size_t>(lines, 1, tile_max_lines);
+}
+
 template <class T>
 struct checked_call {
   checked_buffer<const T> x, p;
@@ -106,6 +120,20 @@ auto at_instance(const checked_buffer<T>& c, std::size_t b) {
   return c.data + std::ptrdiff_t(b) * c.instance_stride;
 }
 
+// A tile of a structure-of-arrays batch copied to (or from) a small
+// contiguous buffer, element-major with element stride `tile`: element j of
+// instances [b, b + tile) is `tile` consecutive values at src + j * stride.
+template <class T>
+void gather_tile(const T* src, std::ptrdiff_t stride, std::size_t elements, std::size_t tile, T* dst) {
+  for (std::size_t j = 0; j < elements; ++j)
+    std::copy_n(src + std::ptrdiff_t(j) * stride, tile, dst + j * tile);
+}
+template <class T>
+void scatter_tile(const T* src, std::size_t elements, std::size_t tile, T* dst, std::ptrdiff_t stride) {
+  for (std::size_t j = 0; j < elements; ++j)
+    std::copy_n(src + j * tile, tile, dst + std::ptrdiff_t(j) * stride);
+}
+
 // Evaluates instances [begin, end): Lanes::width at a time through
 // m.*_lanes where every buffer holds consecutive instances, one at a time
 // otherwise. Observables when Observe.
@@ -118,22 +146,38 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
   if constexpr (std::is_floating_point_v<T>) {
     using L = lanes<T>;
     if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1) {
-      for (; b + L::width <= end; b += L::width) {
-        // Each element of a structure-of-arrays batch is its own memory
-        // stream, too many for the hardware prefetchers: ask for the lines
-        // of a later group of instances now.
-        if (b + prefetch_distance * L::width < end) {
-          const std::size_t ahead = b + prefetch_distance * L::width;
-          for (std::size_t j = 0; j < M::n_states; ++j) __builtin_prefetch(at_instance(c.x, ahead) + std::ptrdiff_t(j) * c.x.element_stride, 0, FLUXION_PREFETCH_LOCALITY);
-          for (std::size_t j = 0; j < M::n_params; ++j) __builtin_prefetch(at_instance(c.p, ahead) + std::ptrdiff_t(j) * c.p.element_stride, 0, FLUXION_PREFETCH_LOCALITY);
+      constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
+      const auto lanes_at = [&](const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* out,
+                                std::ptrdiff_t os) {
+        if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
+        else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
+      };
+      // Every element of a structure-of-arrays batch is its own memory
+      // stream. When they lie far apart (a large batch), hundreds of them
+      // compete for the same cache sets and defeat the prefetchers, and a
+      // line is evicted before the next group of lanes reads the rest of it.
+      // So instances go through tiles: a few consecutive lines of each
+      // element are copied, whole, into a buffer that stays in cache, the
+      // lanes evaluate there, and the outputs leave as whole lines.
+      constexpr std::size_t tile = soa_tile_instances<T, L::width>(M::n_states + M::n_params + n_out);
+      const bool far_apart = std::size_t(std::max({c.x.element_stride, c.p.element_stride, c.out.element_stride})) *
+                                 sizeof(T) >= tile_from_stride_bytes;
+      if (far_apart && end - b >= tile) {
+        std::vector<T> buffer((M::n_states + M::n_params + n_out) * tile);
+        T* const xt = buffer.data();
+        T* const pt = xt + M::n_states * tile;
+        T* const ot = pt + M::n_params * tile;
+        for (; b + tile <= end; b += tile) {
+          gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
+          gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
+          for (std::size_t l = 0; l < tile; l += L::width)
+            lanes_at(xt + l, std::ptrdiff_t(tile), pt + l, std::ptrdiff_t(tile), ot + l, std::ptrdiff_t(tile));
+          scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride);
         }
-        if constexpr (Observe)
-          m.template observe_lanes<L>(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b),
-                                      c.p.element_stride, at_instance(c.out, b), c.out.element_stride);
-        else
-          m.template rhs_lanes<L>(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b),
-                                  c.p.element_stride, at_instance(c.out, b), c.out.element_stride);
       }
+      for (; b + L::width <= end; b += L::width)
+        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                 at_instance(c.out, b), c.out.element_stride);
     }
   }
 #endif
