@@ -181,6 +181,13 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
     }
   }
 #endif
+  if (c.x.element_stride == 1 && c.p.element_stride == 1 && c.out.element_stride == 1) {
+    // Array-of-structures: unit element strides known at compile time.
+    for (; b < end; ++b) {
+      if constexpr (Observe) m.observe(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
+      else m.rhs(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
+    }
+  }
   for (; b < end; ++b) {
     if constexpr (Observe)
       m.observe(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
