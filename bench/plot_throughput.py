@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Throughput of Model A's right-hand side against batch size, from JSON lines.
 
-    python3 bench/plot_throughput.py RESULTS_DIR [OUT.png]
+    python3 bench/plot_throughput.py RESULTS_DIR [RESULTS_DIR ...] [OUT.png]
 
-Reads every *.jsonl in RESULTS_DIR: fluxion's lines ({"bench": "rhs",
+Reads every *.jsonl in the RESULTS_DIRs (e.g. one GPU run and one host run):
+fluxion's lines ({"bench": "rhs",
 "target": "device"|"host", "dtype", "B", "ms" or "ns_per_instance"}) and the
 peers' lines from shared/peers/rhs_peers.py ({"impl", "dtype", "B",
 "median_ms"}). Plots instances per second against B (log-log), one panel for
 the GPU and one for the host CPU, double solid and float dashed. Default
-output: RESULTS_DIR/throughput.png. Needs matplotlib (python3-matplotlib).
+output: the first RESULTS_DIR/throughput.png. Needs matplotlib (python3-matplotlib).
 """
 import glob
 import json
@@ -37,16 +38,17 @@ def read_lines(folder):
                         pass
 
 
-def series(folder):
+def series(folders):
     device, host = defaultdict(dict), defaultdict(dict)
-    for r in read_lines(folder):
-        if r.get("bench") == "rhs" and r.get("layout", "soa") == "soa":
+    for r in (r for folder in folders for r in read_lines(folder)):
+        if r.get("bench") == "rhs" and "layout" in r:
             B, dt = int(r["B"]), r["dtype"]
             per_s = 1e9 / float(r["ns_per_instance"])
             if r.get("target") == "device":
                 device[("fluxion", dt)][B] = per_s
             elif r.get("target") == "host":
-                host[(f"fluxion, {r.get('threads', 1)} thread(s)", dt)][B] = per_s
+                threads = int(r.get("threads", 1))
+                host[(f"fluxion {r['layout'].upper()}, {threads} thread{'s' if threads > 1 else ''}", dt)][B] = per_s
         elif r.get("impl") in PEER_NAMES and "median_ms" in r and "B" in r:
             B, dt = int(r["B"]), r["dtype"]
             device[(PEER_NAMES[r["impl"]], dt)][B] = B / (float(r["median_ms"]) * 1e-3)
@@ -78,11 +80,11 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    folder = sys.argv[1]
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(folder, "throughput.png")
-    device, host = series(folder)
+    args = sys.argv[1:]
+    out = args.pop() if args[-1].endswith(".png") else os.path.join(args[0], "throughput.png")
+    device, host = series(args)
     if not device and not host:
-        print(f"plot_throughput: no rhs lines in {folder}", file=sys.stderr)
+        print(f"plot_throughput: no rhs lines in {' '.join(args)}", file=sys.stderr)
         return 1
     panels = [(d, t) for d, t in ((device, "Model A rhs on the GPU"), (host, "Model A rhs on the host CPU")) if d]
     fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)

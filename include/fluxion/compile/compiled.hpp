@@ -31,6 +31,11 @@ namespace detail {
 struct unit_stride {
   FLUXION_HOST_DEVICE constexpr operator std::ptrdiff_t() const { return 1; }
 };
+// Any element stride known at compile time (the host's SoA tiles).
+template <std::ptrdiff_t N>
+struct fixed_stride {
+  FLUXION_HOST_DEVICE constexpr operator std::ptrdiff_t() const { return N; }
+};
 
 // A value of type V read from memory of element type T: V is T, or a SIMD
 // type holding consecutive instances (lanes.hpp) with V::load and store.
@@ -341,20 +346,20 @@ struct evaluator {
   // in every buffer (instance stride 1, as in a structure-of-arrays batch);
   // xs, ps, os are element strides. The host batch drivers use these for
   // structure-of-arrays batches. Host only.
-  template <class Lanes>
-  void rhs_lanes(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* dx, std::ptrdiff_t os) const {
+  // The strides may also be compile-time constants (detail::fixed_stride).
+  template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>
+  void rhs_lanes(T t, const T* x, SX xs, const T* p, SP ps, T* dx, SO os) const {
     static_assert(std::is_same_v<typename Lanes::value_type, T>,
                   "fluxion::compiled::rhs_lanes: the lanes must hold the model's scalar type.");
-    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations, std::ptrdiff_t, std::ptrdiff_t,
-             std::ptrdiff_t, void, Lanes>(t, x, xs, p, ps, nullptr, 1, dx, os);
+    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations, SX, SP, SO, void, Lanes>(
+        t, x, xs, p, ps, nullptr, 1, dx, os);
   }
-  template <class Lanes>
-  void observe_lanes(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* y,
-                     std::ptrdiff_t os) const {
+  template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>
+  void observe_lanes(T t, const T* x, SX xs, const T* p, SP ps, T* y, SO os) const {
     static_assert(std::is_same_v<typename Lanes::value_type, T>,
                   "fluxion::compiled::observe_lanes: the lanes must hold the model's scalar type.");
-    evaluate<typename layout::observable, observe_plan, typename observe_plan::equations, std::ptrdiff_t,
-             std::ptrdiff_t, std::ptrdiff_t, void, Lanes>(t, x, xs, p, ps, nullptr, 1, y, os);
+    evaluate<typename layout::observable, observe_plan, typename observe_plan::equations, SX, SP, SO, void, Lanes>(
+        t, x, xs, p, ps, nullptr, 1, y, os);
   }
 
   // Jacobian-vector products without forming J: out = (d rhs / d state) v,

@@ -147,8 +147,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
     using L = lanes<T>;
     if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1) {
       constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
-      const auto lanes_at = [&](const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* out,
-                                std::ptrdiff_t os) {
+      const auto lanes_at = [&](const T* x, auto xs, const T* p, auto ps, T* out, auto os) {
         if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
         else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
       };
@@ -171,7 +170,8 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
           gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
           gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
           for (std::size_t l = 0; l < tile; l += L::width)
-            lanes_at(xt + l, std::ptrdiff_t(tile), pt + l, std::ptrdiff_t(tile), ot + l, std::ptrdiff_t(tile));
+            lanes_at(xt + l, fluxion::detail::fixed_stride<tile>{}, pt + l, fluxion::detail::fixed_stride<tile>{},
+                     ot + l, fluxion::detail::fixed_stride<tile>{});
           scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride);
         }
       }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The side-by-side tables of docs/performance.md, from the JSON lines of one
+device run (bench/run_device.sh) and one host run (bench/run_host.sh).
+
+    python3 bench/ratios.py [--device DIR] [--host DIR]
+
+Prints Markdown: fluxion against the hand-written CUDA kernel, JAX and
+PyTorch on the GPU (rhs at B = 2^20, sparse jac_x values at B = 16384), and
+against the hand-written C++ reference and NumPy on the host (one thread and
+all threads, AoS and SoA, at every B the host run measured both). A ratio is
+the peer's time over fluxion's: above 1, fluxion is faster.
+"""
+import argparse
+from collections import defaultdict
+import glob
+import json
+import os
+import sys
+
+
+def lines(folder):
+    for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    try:
+                        yield json.loads(line)
+                    except json.JSONDecodeError:
+                        pass
+
+
+def device_tables(folder):
+    flx, peers = {}, {}
+    for r in lines(folder):
+        if r.get("target") == "device" and "ms" in r:
+            flx[(r["bench"], r["dtype"], int(r["B"]))] = float(r["ms"])
+        elif "impl" in r and "median_ms" in r:
+            peers[(r["impl"], r["dtype"], int(r["B"]))] = float(r["median_ms"])
+    out = ["| Model A, GPU | dtype | B | fluxion ms | peer | peer ms | peer time / fluxion time |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    B = 1 << 20
+    for dt in ("f64", "f32"):
+        f = flx.get(("rhs", dt, B))
+        for impl, name in (("cupy", "hand-written CUDA"), ("jax", "JAX jit(vmap)"),
+                           ("torch-compile", "torch.compile"), ("torch", "PyTorch eager")):
+            p = peers.get((impl, dt, B))
+            if f and p:
+                out.append(f"| rhs | {dt} | 2^20 | {f:.3f} | {name} | {p:.3f} | **{p / f:.2f}x** |")
+    B = 16384
+    for dt in ("f64", "f32"):
+        f = flx.get(("jac_x_sparse_values", dt, B))
+        p = peers.get(("jax-jac", dt, B))
+        if f and p:
+            out.append(f"| sparse jac_x values | {dt} | 16384 | {f:.3f} | JAX jit(vmap(jacfwd)), dense | {p:.3f} "
+                       f"| **{p / f:.2f}x** |")
+    return out
+
+
+def median(values):
+    v = sorted(values)
+    return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
+
+
+def host_tables(folder):
+    flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), {}, None
+    for r in lines(folder):
+        if r.get("target") == "host" and r.get("bench") == "rhs" and "layout" in r:
+            flx[(r["layout"], r["dtype"], int(r["B"]), int(r.get("threads", 1)))].append(float(r["ns_per_instance"]))
+        elif r.get("target") == "host" and r.get("bench") == "memcpy":
+            bandwidth = float(r["GBps"])
+        elif str(r.get("impl", "")).startswith("host-hand-"):
+            layout = r["impl"].split("-")[-1]
+            for dt in ("f64", "f32"):
+                hand[(layout, dt, int(r["B"]))].append(float(r[f"{dt}_ns_per_instance"]))
+        elif r.get("impl") == "numpy" and "median_ms" in r:
+            numpy[(r["dtype"], int(r["B"]))] = float(r["median_ms"]) * 1e6 / int(r["B"])
+    flx = {k: median(v) for k, v in flx.items()}
+    runs = {k: len(v) for k, v in hand.items()}
+    hand = {k: median(v) for k, v in hand.items()}
+    threads = max([t for (*_, t) in flx] or [1])
+
+    def ns(v):
+        return f"{v:.0f} ns" if v else "—"
+
+    def ratio(peer, mine):
+        return f"**{peer / mine:.2f}x**" if peer and mine else "—"
+
+    out = ["| Model A rhs, one core | dtype | B | fluxion AoS | fluxion SoA | hand AoS | hand SoA | NumPy "
+           "| fluxion AoS / hand AoS | fluxion SoA / hand AoS | fluxion / NumPy |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for B in sorted({B for (_, _, B) in hand}):
+        for dt in ("f64", "f32"):
+            aos, soa = flx.get(("aos", dt, B, 1)), flx.get(("soa", dt, B, 1))
+            ha, hs, npy = hand.get(("aos", dt, B)), hand.get(("soa", dt, B)), numpy.get((dt, B))
+            if not (soa and ha):
+                continue
+            best = min(v for v in (aos, soa) if v)
+            out.append(f"| rhs | {dt} | {B} | {ns(aos)} | {ns(soa)} | {ns(ha)} | {ns(hs)} | {ns(npy)} "
+                       f"| {ratio(ha, aos)} | {ratio(ha, soa)} | {ratio(npy, best)} |")
+    out.append("")
+    out.append(f"(medians over {max(runs.values() or [1])} alternating runs where both sides ran more than once; "
+               "a ratio above 1: fluxion is faster)")
+    if threads > 1:
+        out += ["", f"| Model A rhs, 1 -> {threads} threads | layout | dtype | B | 1 thread | {threads} threads "
+                "| speed-up |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for (layout, dt, B, t), v in sorted(flx.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
+            if t == 1 and (layout, dt, B, threads) in flx:
+                w = flx[(layout, dt, B, threads)]
+                out.append(f"| rhs | {layout.upper()} | {dt} | {B} | {ns(v)} | {ns(w)} | {v / w:.2f}x |")
+    if bandwidth:
+        out += ["", f"One thread's memory bandwidth (memcpy, read + write): {bandwidth:.1f} GB/s."]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device")
+    ap.add_argument("--host")
+    a = ap.parse_args()
+    if not a.device and not a.host:
+        ap.print_help()
+        return 2
+    if a.device:
+        print("\n".join(device_tables(a.device)))
+        print()
+    if a.host:
+        print("\n".join(host_tables(a.host)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
