@@ -18,10 +18,10 @@ build=${BUILD:-/tmp/fluxion-bench-host}
 B=${B:-65536}
 cxx=${CXX:-c++}
 
-if [ ! -f "$build/build.ninja" ]; then
-  CXX=$cxx meson setup "$build" "$here" --buildtype=release -Dtests=false >"$out/host-setup.log" 2>&1 ||
-    { tail -20 "$out/host-setup.log"; exit 1; }
-fi
+# (Re)configure: a build folder from an older checkout may lack a target.
+reconfigure=""; [ -f "$build/build.ninja" ] && reconfigure="--reconfigure"
+CXX=$cxx meson setup $reconfigure "$build" "$here" --buildtype=release -Dtests=false >"$out/host-setup.log" 2>&1 ||
+  { tail -20 "$out/host-setup.log"; exit 1; }
 meson compile -C "$build" bench/fluxion-bench bench/host-bandwidth >"$out/host-compile.log" 2>&1 ||
   { tail -30 "$out/host-compile.log"; exit 1; }
 "$cxx" -O3 -march=native -std=c++20 "$peers/host_ref.cpp" -o "$build/host_ref" || exit 1

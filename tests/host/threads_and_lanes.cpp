@@ -6,7 +6,10 @@
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -78,8 +81,11 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
         batch_data<T> d(B, soa);
         const auto x_before = d.x, p_before = d.p;
         std::vector<T> dx(d.x.size(), T(-7)), y(B * M::n_observables, T(-7));
-        fx::host::rhs(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(dx), fx::host::threads(threads));
-        fx::host::observe(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(y), fx::host::threads(threads));
+        // min_values 1: split even these small batches (by default a thread
+        // gets at least 2^18 values of work).
+        const fx::host::threads exec(threads, 1);
+        fx::host::rhs(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(dx), exec);
+        fx::host::observe(M{}, T(0), B, d.in(d.x), d.in(d.p), d.out(y), exec);
         CHECK(d.max_rel(dx, d.ref_dx, M::n_states) < tolerance<T>);
         CHECK(d.max_rel(y, d.ref_y, M::n_observables) < tolerance<T>);
         CHECK(d.x == x_before);
@@ -97,12 +103,12 @@ TEST_CASE("Jacobian values and JVPs over threads equal the one-thread results", 
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(double(i));
   fx::host::jacobian_values<M, M::jacobian::x>(M{}, 0.0, B, d.in(d.x), d.in(d.p), d.out(one), nnz);
   fx::host::jacobian_values<M, M::jacobian::x>(M{}, 0.0, B, d.in(d.x), d.in(d.p), d.out(three), nnz,
-                                               fx::host::threads(3));
+                                               fx::host::threads(3, 1));
   CHECK(one == three);  // the same code per instance, whichever thread runs it
   std::vector<double> j1(d.x.size()), j3(d.x.size());
   fx::host::jvp_x(M{}, 0.0, B, d.in(d.x), d.in(d.p), fx::aos(std::span<const double>(v)), d.out(j1));
   fx::host::jvp_x(M{}, 0.0, B, d.in(d.x), d.in(d.p), fx::aos(std::span<const double>(v)), d.out(j3),
-                  fx::host::threads(3));
+                  fx::host::threads(3, 1));
   CHECK(j1 == j3);
 }
 
@@ -114,6 +120,31 @@ TEST_CASE("threads(0) means one thread; a layout error is raised before any thre
                                 fx::aos(std::span<double>(dx)), fx::host::threads(4)),
                   fx::layout_error);
   for (double e : dx) CHECK(e == -7.0);
+}
+
+TEST_CASE("a thread is started only for enough work: at least min_values values each", "[host][threads]") {
+  // Ranges handed out for a batch of `count` instances of 206 values each.
+  const auto ranges = [](std::size_t count, fx::host::threads exec) {
+    std::mutex m;
+    std::vector<std::pair<std::size_t, std::size_t>> seen;
+    fx::host::detail::for_ranges(count, exec, 64, 206, [&](std::size_t b, std::size_t e) {
+      const std::lock_guard<std::mutex> lock(m);
+      seen.emplace_back(b, e);
+    });
+    std::sort(seen.begin(), seen.end());
+    return seen;
+  };
+  // 2^18 / 206 = 1272 instances a thread at the least.
+  CHECK(ranges(1000, fx::host::threads(4)).size() == 1);
+  CHECK(ranges(2600, fx::host::threads(4)).size() == 2);
+  const auto big = ranges(100000, fx::host::threads(4));
+  REQUIRE(big.size() == 4);
+  CHECK(big.front().first == 0);
+  CHECK(big.back().second == 100000);
+  for (std::size_t i = 1; i < big.size(); ++i) CHECK(big[i].first == big[i - 1].second);
+  for (std::size_t i = 0; i + 1 < big.size(); ++i) CHECK(big[i].second % 64 == 0);
+  CHECK(ranges(1000, fx::host::threads(4, 1)).size() == 4);
+  CHECK(ranges(0, fx::host::threads(4)) == std::vector<std::pair<std::size_t, std::size_t>>{{0, 0}});
 }
 
 TEMPLATE_TEST_CASE("lanes: arithmetic, comparisons, selection and functions lane by lane", "[lanes]", double, float) {

@@ -28,11 +28,17 @@
 
 namespace fluxion::host {
 
-// How many threads a batch call uses (1: the calling thread only).
+// How many threads a batch call uses (1: the calling thread only). Starting
+// a thread costs tens of microseconds, so each one is given at least
+// `min_values` values to read and write (instances times the values each
+// reads and writes); smaller batches use fewer threads.
 struct threads {
+  static constexpr std::size_t default_min_values = std::size_t(1) << 18;
   unsigned count = 1;
+  std::size_t min_values = default_min_values;
   constexpr threads() = default;
-  constexpr explicit threads(unsigned n) : count(n > 0 ? n : 1) {}
+  constexpr explicit threads(unsigned n, std::size_t min_values_per_thread = default_min_values)
+      : count(n > 0 ? n : 1), min_values(min_values_per_thread) {}
 };
 
 // The SIMD width, in bytes, that structure-of-arrays batches use here (0 when
@@ -47,11 +53,14 @@ namespace detail {
 
 // Calls f(begin, end) on contiguous ranges covering [0, count): on the calling
 // thread and up to exec.count - 1 more, ranges a multiple of `grain` long
-// (so that SIMD groups do not straddle threads). Falls back to fewer threads
-// if the system refuses to start one.
+// (so that SIMD groups do not straddle threads), each at least
+// exec.min_values / values_per_instance instances. Falls back to fewer
+// threads if the system refuses to start one.
 template <class F>
-void for_ranges(std::size_t count, threads exec, std::size_t grain, const F& f) {
-  const std::size_t chunks = std::min<std::size_t>(exec.count, (count + grain - 1) / grain);
+void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance, const F& f) {
+  const std::size_t min_instances = std::max<std::size_t>(
+      grain, exec.min_values / std::max<std::size_t>(values_per_instance, 1));
+  const std::size_t chunks = std::min<std::size_t>(exec.count, std::max<std::size_t>(count / min_instances, 1));
   if (chunks <= 1) {
     f(std::size_t{0}, count);
     return;
@@ -204,7 +213,7 @@ template <class M>
 void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
          batch<const typename M::scalar> p, batch<typename M::scalar> dx, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, dx, "state derivative", M::n_states);
-  detail::for_ranges(count, exec, detail::range_grain,
+  detail::for_ranges(count, exec, detail::range_grain, 2 * M::n_states + M::n_params,
                      [&](std::size_t b, std::size_t e) { detail::evaluate_range<false>(m, t, c, b, e); });
 }
 
@@ -213,7 +222,7 @@ template <class M>
 void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
              batch<const typename M::scalar> p, batch<typename M::scalar> y, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, y, "observable", M::n_observables);
-  detail::for_ranges(count, exec, detail::range_grain,
+  detail::for_ranges(count, exec, detail::range_grain, M::n_states + M::n_params + M::n_observables,
                      [&](std::size_t b, std::size_t e) { detail::evaluate_range<true>(m, t, c, b, e); });
 }
 
@@ -225,7 +234,8 @@ void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<c
                     batch<const typename M::scalar> p, batch<typename M::scalar> out, threads exec = threads{}) {
   using shape = typename M::template jacobian_shape<J>;
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian", shape::rows * shape::columns);
-  detail::for_ranges(count, exec, 1, [&](std::size_t begin, std::size_t end) {
+  detail::for_ranges(count, exec, 1, M::n_states + M::n_params + shape::rows * shape::columns,
+                     [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b)
       m.template jacobian_dense<J>(t, detail::at_instance(c.x, b), c.x.element_stride, detail::at_instance(c.p, b),
                                    c.p.element_stride, detail::at_instance(c.out, b), c.out.element_stride);
@@ -243,7 +253,7 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
   if (nnz != expected)
     throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
-  detail::for_ranges(count, exec, 1, [&](std::size_t begin, std::size_t end) {
+  detail::for_ranges(count, exec, 1, M::n_states + M::n_params + nnz, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b)
       m.template jacobian_values<J>(t, detail::at_instance(c.x, b), c.x.element_stride, detail::at_instance(c.p, b),
                                     c.p.element_stride, detail::at_instance(c.out, b), c.out.element_stride);
@@ -259,7 +269,7 @@ void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const 
   const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states);
   const auto cv = check_buffer("direction", v, States ? M::n_states : M::n_params, count, false);
   check_no_overlap("direction", cv, "state derivative", c.out);
-  for_ranges(count, exec, range_grain, [&](std::size_t begin, std::size_t end) {
+  for_ranges(count, exec, range_grain, 3 * M::n_states + 2 * M::n_params, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {
       if constexpr (States)
         m.jvp_x(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
