@@ -74,7 +74,10 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
   // left over after the last whole tile and after each thread's range.
   static_assert(1100 * sizeof(T) >= fx::host::detail::tile_from_stride_bytes);
   static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 + model_a::n_params) < 1100);
-  for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1100)}) {
+  // B = 6400: an AoS range of 8 MiB or more is prefetched ahead (on one thread).
+  static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
+                fx::host::detail::aos_prefetch_from_batch_bytes);
+  for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1100), std::size_t(6400)}) {
     for (const bool soa : {false, true}) {
       for (const unsigned threads : {1u, 2u, 3u, 8u}) {
         INFO("B = " << B << (soa ? " SoA" : " AoS") << ", threads " << threads);
