@@ -39,25 +39,30 @@ def read_lines(folder):
 
 
 def series(folders):
-    device, host = defaultdict(dict), defaultdict(dict)
+    """(name, dtype) -> {B: instances per second}, the median where a B was measured more than once."""
+    device, host = defaultdict(lambda: defaultdict(list)), defaultdict(lambda: defaultdict(list))
     for r in (r for folder in folders for r in read_lines(folder)):
         if r.get("bench") == "rhs" and "layout" in r:
             B, dt = int(r["B"]), r["dtype"]
             per_s = 1e9 / float(r["ns_per_instance"])
             if r.get("target") == "device":
-                device[("fluxion", dt)][B] = per_s
+                device[("fluxion", dt)][B].append(per_s)
             elif r.get("target") == "host":
                 threads = int(r.get("threads", 1))
-                host[(f"fluxion {r['layout'].upper()}, {threads} thread{'s' if threads > 1 else ''}", dt)][B] = per_s
+                host[(f"fluxion {r['layout'].upper()}, {threads} thread{'s' if threads > 1 else ''}", dt)][B].append(per_s)
         elif r.get("impl") in PEER_NAMES and "median_ms" in r and "B" in r:
             B, dt = int(r["B"]), r["dtype"]
-            device[(PEER_NAMES[r["impl"]], dt)][B] = B / (float(r["median_ms"]) * 1e-3)
+            device[(PEER_NAMES[r["impl"]], dt)][B].append(B / (float(r["median_ms"]) * 1e-3))
         elif str(r.get("impl", "")).startswith("host-hand"):
             B = int(r["B"])
             name = "hand-written C++ " + r["impl"].split("-")[-1].upper()
-            host[(name, "f64")][B] = 1e9 / float(r["f64_ns_per_instance"])
-            host[(name, "f32")][B] = 1e9 / float(r["f32_ns_per_instance"])
-    return device, host
+            host[(name, "f64")][B].append(1e9 / float(r["f64_ns_per_instance"]))
+            host[(name, "f32")][B].append(1e9 / float(r["f32_ns_per_instance"]))
+
+    def medians(data):
+        return {key: {B: sorted(v)[len(v) // 2] for B, v in pts.items()} for key, pts in data.items()}
+
+    return medians(device), medians(host)
 
 
 def panel(ax, data, title):
