@@ -63,7 +63,7 @@ def median(values):
 
 
 def host_tables(folder):
-    flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), {}, None
+    flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), defaultdict(list), None
     for r in lines(folder):
         if r.get("target") == "host" and r.get("bench") == "rhs" and "layout" in r:
             flx[(r["layout"], r["dtype"], int(r["B"]), int(r.get("threads", 1)))].append(float(r["ns_per_instance"]))
@@ -74,10 +74,11 @@ def host_tables(folder):
             for dt in ("f64", "f32"):
                 hand[(layout, dt, int(r["B"]))].append(float(r[f"{dt}_ns_per_instance"]))
         elif r.get("impl") == "numpy" and "median_ms" in r:
-            numpy[(r["dtype"], int(r["B"]))] = float(r["median_ms"]) * 1e6 / int(r["B"])
+            numpy[(r["dtype"], int(r["B"]))].append(float(r["median_ms"]) * 1e6 / int(r["B"]))
     flx = {k: median(v) for k, v in flx.items()}
     runs = {k: len(v) for k, v in hand.items()}
     hand = {k: median(v) for k, v in hand.items()}
+    numpy = {k: median(v) for k, v in numpy.items()}
     threads = max([t for (*_, t) in flx] or [1])
 
     def ns(v):

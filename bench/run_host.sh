@@ -26,29 +26,7 @@ meson compile -C "$build" bench/fluxion-bench bench/host-bandwidth >"$out/host-c
   { tail -30 "$out/host-compile.log"; exit 1; }
 "$cxx" -O3 -march=native -std=c++20 "$peers/host_ref.cpp" -o "$build/host_ref" || exit 1
 rounds=${ROUNDS:-3}
-B_CACHE=${B_CACHE:-256}
-
-# A shared machine's speed drifts by tens of percent from one minute to the
-# next, so fluxion and the hand-written reference alternate, `rounds` times,
-# at B (memory-bound here) and at B_CACHE (a batch that stays in L2, where the
-# evaluation itself bounds both); bench/ratios.py takes the medians.
-echo "# $(date -u +%FT%TZ) $(uname -m) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $("$cxx" --version | head -1)" |
-  tee "$out/fluxion-host.jsonl" >"$out/host-ref.jsonl"
-for r in $(seq "$rounds"); do
-  for b in "$B" "$B_CACHE"; do
-    "$build/bench/fluxion-bench" --target host --batch "$b" | tee -a "$out/fluxion-host.jsonl"
-    "$build/host_ref" "$b" | tee -a "$out/host-ref.jsonl"
-  done
-done
-"$build/bench/host-bandwidth" | tee "$out/host-bandwidth.jsonl"
-# Throughput against batch size: fluxion (SoA, one thread and all) and the
-# hand-written reference (up to 2^18: its structure-of-arrays runs take
-# seconds an evaluation beyond).
-"$build/bench/fluxion-bench" --target host --batch "$B" --sweep | grep -F '"layout": "soa"' |
-  tee "$out/fluxion-host-sweep.jsonl"
-for e in 10 12 14 16 18; do
-  "$build/host_ref" $((1 << e)) | tee -a "$out/host-ref-sweep.jsonl"
-done
+B_CACHE=${B_CACHE:-"256 264"}
 
 # NumPy: the system Python's (python3-numpy), installed when missing.
 py=""
@@ -60,10 +38,31 @@ if [ -z "$py" ] && command -v apt-get >/dev/null; then
   $sudo_cmd apt-get install -y -qq python3-numpy >/dev/null 2>&1 || true
   /usr/bin/python3 -c 'import numpy' 2>/dev/null && py=/usr/bin/python3
 fi
-if [ -n "$py" ]; then
-  for dt in f64 f32; do
-    timeout 300 "$py" "$peers/rhs_peers.py" numpy "$dt" "$B" 2>>"$out/numpy.err" | tee -a "$out/numpy.jsonl"
+# A shared machine's speed drifts by tens of percent from one minute to the
+# next, so fluxion, the hand-written reference and NumPy alternate, `rounds` times,
+# at B (memory-bound here) and at the sizes of B_CACHE (batches that stay in
+# L2, where the evaluation itself bounds both: a power of two, whose
+# structure-of-arrays element streams collide in the same cache sets, and
+# one that is not); bench/ratios.py takes the medians.
+echo "# $(date -u +%FT%TZ) $(uname -m) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $("$cxx" --version | head -1)" |
+  tee "$out/fluxion-host.jsonl" >"$out/host-ref.jsonl"
+for r in $(seq "$rounds"); do
+  for b in "$B" $B_CACHE; do
+    "$build/bench/fluxion-bench" --target host --batch "$b" | tee -a "$out/fluxion-host.jsonl"
+    "$build/host_ref" "$b" | tee -a "$out/host-ref.jsonl"
   done
-else
-  echo "run_host: NumPy unavailable, its rows are skipped" | tee "$out/numpy.err"
-fi
+  for dt in f64 f32; do
+    [ -n "$py" ] && timeout 300 "$py" "$peers/rhs_peers.py" numpy "$dt" "$B" 2>>"$out/numpy.err" | tee -a "$out/numpy.jsonl"
+  done
+done
+[ -n "$py" ] || echo "run_host: NumPy unavailable, its rows are skipped" | tee "$out/numpy.err"
+"$build/bench/host-bandwidth" | tee "$out/host-bandwidth.jsonl"
+# Throughput against batch size: fluxion (SoA, one thread and all) and the
+# hand-written reference (up to 2^18: its structure-of-arrays runs take
+# seconds an evaluation beyond).
+"$build/bench/fluxion-bench" --target host --batch "$B" --sweep | grep -F '"layout": "soa"' |
+  tee "$out/fluxion-host-sweep.jsonl"
+for e in 10 12 14 16 18; do
+  "$build/host_ref" $((1 << e)) | tee -a "$out/host-ref-sweep.jsonl"
+done
+
