@@ -11,8 +11,6 @@ peers' lines from shared/peers/rhs_peers.py ({"impl", "dtype", "B",
 the GPU and one for the host CPU, double solid and float dashed. Default
 output: the first RESULTS_DIR/throughput.png. Needs matplotlib (python3-matplotlib).
 """
-import glob
-import json
 import os
 import sys
 from collections import defaultdict
@@ -21,21 +19,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from json_lines import read_lines  # noqa: E402  (bench/json_lines.py)
 
 PEER_NAMES = {"cupy": "hand-written CUDA", "jax": "JAX jit(vmap)", "torch-compile": "torch.compile",
               "torch": "PyTorch eager"}
-
-
-def read_lines(folder):
-    for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("{"):
-                    try:
-                        yield json.loads(line)
-                    except json.JSONDecodeError:
-                        pass
 
 
 def series(folders):

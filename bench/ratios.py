@@ -12,27 +12,14 @@ the peer's time over fluxion's: above 1, fluxion is faster.
 """
 import argparse
 from collections import defaultdict
-import glob
-import json
-import os
 import sys
 
-
-def lines(folder):
-    for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("{"):
-                    try:
-                        yield json.loads(line)
-                    except json.JSONDecodeError:
-                        pass
+from json_lines import read_lines
 
 
 def device_tables(folder):
     flx, peers = {}, {}
-    for r in lines(folder):
+    for r in read_lines(folder):
         if r.get("target") == "device" and "ms" in r:
             flx[(r["bench"], r["dtype"], int(r["B"]))] = float(r["ms"])
         elif "impl" in r and "median_ms" in r:
@@ -64,7 +51,7 @@ def median(values):
 
 def host_tables(folder):
     flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), defaultdict(list), None
-    for r in lines(folder):
+    for r in read_lines(folder):
         if r.get("target") == "host" and r.get("bench") == "rhs" and "layout" in r:
             flx[(r["layout"], r["dtype"], int(r["B"]), int(r.get("threads", 1)))].append(float(r["ns_per_instance"]))
         elif r.get("target") == "host" and r.get("bench") == "memcpy":

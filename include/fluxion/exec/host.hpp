@@ -155,12 +155,12 @@ template <bool Observe, class M>
 void evaluate_range(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
                     std::size_t end) {
   using T = typename M::scalar;
+  constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
   std::size_t b = begin;
 #if !defined(__CUDACC__)
   if constexpr (std::is_floating_point_v<T>) {
     using L = lanes<T>;
     if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1) {
-      constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
       const auto lanes_at = [&](const T* x, auto xs, const T* p, auto ps, T* out, auto os) {
         if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
         else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
@@ -201,7 +201,6 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
     // page every few instances, where the hardware prefetchers stop; so the
     // lines of the instance about 4 KiB ahead are requested now (read for
     // the inputs, write for the output).
-    constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
     constexpr std::size_t instance_bytes = (M::n_states + M::n_params + n_out) * sizeof(T);
     constexpr std::size_t ahead =
         instance_bytes >= aos_prefetch_from_bytes ? std::max<std::size_t>(1, 4096 / instance_bytes) : 0;
