@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <utility>
 #include <random>
 #include <vector>
 
 #include <fluxion/fluxion.hpp>
+#include <fluxion/exec/detail/streaming.hpp>
 #include <fluxion/exec/lanes.hpp>
 
 #include "support/model_a.hpp"
@@ -74,9 +76,12 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
   // left over after the last whole tile and after each thread's range.
   static_assert(1100 * sizeof(T) >= fx::host::detail::tile_from_stride_bytes);
   static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 + model_a::n_params) < 1100);
-  // B = 6400: an AoS range of 8 MiB or more is prefetched ahead (on one thread).
+  // B = 6400: an AoS range of 8 MiB or more is prefetched ahead (on one
+  // thread), and an SoA one writes its tiles' outputs with streaming stores.
   static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
                 fx::host::detail::aos_prefetch_from_batch_bytes);
+  static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
+                fx::host::detail::stream_from_batch_bytes);
   for (const std::size_t B : {std::size_t(1), std::size_t(7), std::size_t(203), std::size_t(1100), std::size_t(6400)}) {
     for (const bool soa : {false, true}) {
       for (const unsigned threads : {1u, 2u, 3u, 8u}) {
@@ -93,6 +98,61 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
         CHECK(d.max_rel(y, d.ref_y, M::n_observables) < tolerance<T>);
         CHECK(d.x == x_before);
         CHECK(d.p == p_before);
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("SIMD lanes at any alignment: every instance evaluated, nothing outside the batch written",
+                   "[host][lanes]", double, float) {
+  // The first group of lanes starts where the batch starts and the next at
+  // the first vector-aligned state, overlapping it; the last group ends
+  // where the batch ends. Each buffer here starts `shift` values past a
+  // 64-byte boundary (the states, parameters and outputs differently), with
+  // sentinels before and after it.
+  using T = TestType;
+  using M = fx::compiled<model_a::model, T>;
+  constexpr std::size_t W = fx::lanes<T>::width, pad = 64;
+  for (const std::size_t B : {W - 1, W, W + 1, 2 * W + 3, std::size_t(203)}) {
+    for (std::size_t shift = 0; shift < W; shift += (W > 4 ? 3 : 1)) {
+      INFO("B = " << B << ", states " << shift << " values past a 64-byte boundary");
+      batch_data<T> d(B, true);
+      const auto place = [&](const std::vector<T>& v, std::size_t at) {
+        std::vector<T> storage(v.size() + 2 * pad + 64, T(-7));
+        const std::size_t aligned = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
+        std::copy(v.begin(), v.end(), storage.begin() + std::ptrdiff_t(aligned + pad + at));
+        return std::pair{std::move(storage), aligned + pad + at};
+      };
+      auto [x, x_at] = place(d.x, shift);
+      auto [p, p_at] = place(d.p, (shift + 1) % W);
+      auto [dx, dx_at] = place(std::vector<T>(d.x.size(), T(-7)), (shift + W / 2) % W);
+      const auto x_before = x;
+      fx::host::rhs(M{}, T(0), B, fx::soa(std::span<const T>(x.data() + x_at, d.x.size())),
+                    fx::soa(std::span<const T>(p.data() + p_at, d.p.size())),
+                    fx::soa(std::span<T>(dx.data() + dx_at, d.x.size())));
+      const std::vector<T> got(dx.begin() + std::ptrdiff_t(dx_at), dx.begin() + std::ptrdiff_t(dx_at + d.x.size()));
+      CHECK(d.max_rel(got, d.ref_dx, M::n_states) < tolerance<T>);
+      CHECK(std::all_of(dx.begin(), dx.begin() + std::ptrdiff_t(dx_at), [](T v) { return v == T(-7); }));
+      CHECK(std::all_of(dx.begin() + std::ptrdiff_t(dx_at + d.x.size()), dx.end(), [](T v) { return v == T(-7); }));
+      CHECK(x == x_before);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("copy_streaming copies exactly its range at any alignment", "[host][lanes]", double, float) {
+  using T = TestType;
+  std::vector<T> src(300), dst(400);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = T(i) + T(0.5);
+  for (std::size_t shift = 0; shift < 20; ++shift) {
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(16), std::size_t(64),
+                                std::size_t(99), std::size_t(300)}) {
+      INFO("shift " << shift << ", n " << n);
+      std::fill(dst.begin(), dst.end(), T(-7));
+      fx::host::detail::copy_streaming(src.data(), n, dst.data() + shift);
+      fx::host::detail::streaming_done();
+      for (std::size_t i = 0; i < dst.size(); ++i) {
+        const bool inside = i >= shift && i < shift + n;
+        if (inside ? dst[i] != src[i - shift] : dst[i] != T(-7)) FAIL("value " << i << " is " << dst[i]);
       }
     }
   }

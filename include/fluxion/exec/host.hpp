@@ -14,6 +14,7 @@
 // spreads a batch over n threads, each on a contiguous range of instances.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <thread>
 #include <type_traits>
@@ -23,6 +24,7 @@
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
 #if !defined(__CUDACC__)
+#  include <fluxion/exec/detail/streaming.hpp>
 #  include <fluxion/exec/lanes.hpp>
 #endif
 
@@ -97,6 +99,12 @@ inline constexpr std::size_t cache_line_bytes = 64;
 // only costs instructions).
 inline constexpr std::size_t aos_prefetch_from_bytes = 256;
 inline constexpr std::size_t aos_prefetch_from_batch_bytes = std::size_t(8) << 20;
+// Tiles write their outputs with streaming stores in ranges of at least
+// this many bytes (beyond L2; in cache, the outputs are better left there).
+#ifndef FLUXION_STREAM_FROM_BATCH_BYTES
+#  define FLUXION_STREAM_FROM_BATCH_BYTES (std::size_t(8) << 20)
+#endif
+inline constexpr std::size_t stream_from_batch_bytes = FLUXION_STREAM_FROM_BATCH_BYTES;
 inline constexpr std::size_t tile_max_lines = 16;
 inline constexpr std::size_t tile_buffer_bytes = 256 * 1024;
 
@@ -148,6 +156,14 @@ void scatter_tile(const T* src, std::size_t elements, std::size_t tile, T* dst, 
     std::copy_n(src + j * tile, tile, dst + std::ptrdiff_t(j) * stride);
 }
 
+// Requests a tile's lines (as gather_tile reads them) into the L2 cache.
+template <class T>
+void prefetch_tile(const T* src, std::ptrdiff_t stride, std::size_t elements, std::size_t tile) {
+  constexpr std::size_t line = cache_line_bytes / sizeof(T);
+  for (std::size_t j = 0; j < elements; ++j, src += stride)
+    for (std::size_t i = 0; i < tile; i += line) __builtin_prefetch(src + i, 0, 2);
+}
+
 // Evaluates instances [begin, end): Lanes::width at a time through
 // m.*_lanes where every buffer holds consecutive instances, one at a time
 // otherwise. Observables when Observe.
@@ -156,6 +172,16 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
                     std::size_t end) {
   using T = typename M::scalar;
   constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
+  const auto one_at_a_time = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      if constexpr (Observe)
+        m.observe(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
+                  at_instance(c.out, i), c.out.element_stride);
+      else
+        m.rhs(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
+              at_instance(c.out, i), c.out.element_stride);
+    }
+  };
   std::size_t b = begin;
 #if !defined(__CUDACC__)
   if constexpr (std::is_floating_point_v<T>) {
@@ -165,13 +191,34 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
         if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
         else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
       };
+      // Lanes load and store whole vectors. Buffers from std::vector or
+      // malloc are 16-byte aligned, rarely vector-aligned, and then every
+      // vector straddles two cache lines (a third of the time of an f64
+      // batch in cache). So the first group of lanes starts at `begin`,
+      // unaligned, and the next at the first vector-aligned state, the
+      // groups overlapping (their instances are evaluated twice, to the
+      // same values); the other buffers are aligned with the states when
+      // they were allocated alike. The last group ends at `end`, overlapping
+      // the one before it, so that no instance is left to the scalar code.
+      if (end - b < L::width) {
+        one_at_a_time(b, end);
+        return;
+      }
+      const std::size_t past_alignment = reinterpret_cast<std::uintptr_t>(at_instance(c.x, b)) % sizeof(L) / sizeof(T);
+      if (past_alignment != 0) {
+        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                 at_instance(c.out, b), c.out.element_stride);
+        b += L::width - past_alignment;
+      }
       // Every element of a structure-of-arrays batch is its own memory
       // stream. When they lie far apart (a large batch), hundreds of them
       // compete for the same cache sets and defeat the prefetchers, and a
       // line is evicted before the next group of lanes reads the rest of it.
       // So instances go through tiles: a few consecutive lines of each
-      // element are copied, whole, into a buffer that stays in cache, the
-      // lanes evaluate there, and the outputs leave as whole lines.
+      // element are copied, whole, into a buffer that stays in cache (the
+      // next tile's lines are requested meanwhile), the lanes evaluate
+      // there, and the outputs leave as whole lines, with streaming stores
+      // (memory is the bound here, and a normal store reads each line first).
       constexpr std::size_t tile = soa_tile_instances<T, L::width>(M::n_states + M::n_params + n_out);
       const bool far_apart = std::size_t(std::max({c.x.element_stride, c.p.element_stride, c.out.element_stride})) *
                                  sizeof(T) >= tile_from_stride_bytes;
@@ -180,18 +227,34 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
         T* const xt = buffer.data();
         T* const pt = xt + M::n_states * tile;
         T* const ot = pt + M::n_params * tile;
+        const bool stream_out = (end - b) * (M::n_states + M::n_params + n_out) * sizeof(T) >= stream_from_batch_bytes;
         for (; b + tile <= end; b += tile) {
           gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
           gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
+          if (b + 2 * tile <= end) {
+            prefetch_tile(at_instance(c.x, b + tile), c.x.element_stride, M::n_states, tile);
+            prefetch_tile(at_instance(c.p, b + tile), c.p.element_stride, M::n_params, tile);
+          }
           for (std::size_t l = 0; l < tile; l += L::width)
             lanes_at(xt + l, fluxion::detail::fixed_stride<tile>{}, pt + l, fluxion::detail::fixed_stride<tile>{},
                      ot + l, fluxion::detail::fixed_stride<tile>{});
-          scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride);
+          if (stream_out)
+            for (std::size_t j = 0; j < n_out; ++j)
+              copy_streaming(ot + j * tile, tile, at_instance(c.out, b) + std::ptrdiff_t(j) * c.out.element_stride);
+          else
+            scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride);
         }
+        if (stream_out) streaming_done();
       }
       for (; b + L::width <= end; b += L::width)
         lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
                  at_instance(c.out, b), c.out.element_stride);
+      if (b < end) {
+        b = end - L::width;
+        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
+                 at_instance(c.out, b), c.out.element_stride);
+      }
+      return;
     }
   }
 #endif
@@ -221,14 +284,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
       else m.rhs(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
     }
   }
-  for (; b < end; ++b) {
-    if constexpr (Observe)
-      m.observe(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
-                at_instance(c.out, b), c.out.element_stride);
-    else
-      m.rhs(t, at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
-            at_instance(c.out, b), c.out.element_stride);
-  }
+  one_at_a_time(b, end);
 }
 }  // namespace detail
 

@@ -1,0 +1,77 @@
+#pragma once
+// Stores that bypass the caches (non-temporal stores), for outputs that a
+// large batch writes once: a normal store first reads the line it writes
+// into the cache (a third of the memory traffic of a right-hand side) and
+// evicts inputs still to be read. Host only; on targets without them the
+// copy is std::copy_n.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#if defined(__SSE2__) && !defined(__CUDACC__)
+#  include <immintrin.h>
+#  define FLUXION_HAS_STREAMING_STORES 1
+#else
+#  define FLUXION_HAS_STREAMING_STORES 0
+#endif
+
+namespace fluxion::host::detail {
+
+// The width of one streaming store, in bytes.
+#if FLUXION_HAS_STREAMING_STORES && defined(__AVX512F__)
+inline constexpr std::size_t stream_bytes = 64;
+#elif FLUXION_HAS_STREAMING_STORES && defined(__AVX__)
+inline constexpr std::size_t stream_bytes = 32;
+#else
+inline constexpr std::size_t stream_bytes = 16;
+#endif
+
+// dst[0, n) = src[0, n), the part of dst aligned to stream_bytes with
+// streaming stores. Call streaming_done() before anything else may read dst.
+template <class T>
+void copy_streaming(const T* src, std::size_t n, T* dst) {
+#if FLUXION_HAS_STREAMING_STORES
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    constexpr std::size_t per = stream_bytes / sizeof(T);
+    const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(dst) % stream_bytes;
+    if (misaligned % sizeof(T) == 0) {
+      const std::size_t head = std::min(n, misaligned == 0 ? 0 : (stream_bytes - misaligned) / sizeof(T));
+      std::copy_n(src, head, dst);
+      std::size_t i = head;
+      for (; i + per <= n; i += per) {
+        if constexpr (std::is_same_v<T, double>) {
+#  if defined(__AVX512F__)
+          _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
+#  elif defined(__AVX__)
+          _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+#  else
+          _mm_stream_pd(dst + i, _mm_loadu_pd(src + i));
+#  endif
+        } else {
+#  if defined(__AVX512F__)
+          _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
+#  elif defined(__AVX__)
+          _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+#  else
+          _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+#  endif
+        }
+      }
+      std::copy_n(src + i, n - i, dst + i);
+      return;
+    }
+  }
+#endif
+  std::copy_n(src, n, dst);
+}
+
+// Orders the streaming stores before every later store (they are weakly
+// ordered), so that what the caller does next, a thread's join included,
+// sees them.
+inline void streaming_done() {
+#if FLUXION_HAS_STREAMING_STORES
+  _mm_sfence();
+#endif
+}
+
+}  // namespace fluxion::host::detail
