@@ -1,7 +1,8 @@
 // fluxion-bench: Model A (BENCHMARKS.md) through the host batch drivers, the
 // way a user calls them: rhs, observe and sparse jac_x values, in double and
-// float, array-of-structures and structure-of-arrays batches, on one thread
-// and on every core. One JSON line a measurement; times are medians of
+// float, array-of-structures and structure-of-arrays batches (rows of B
+// values, layout "soa", and of fx::soa_pitch(B) values, "soa-pitch"), on one
+// thread and on every core. One JSON line a measurement; times are medians of
 // repeated runs (std::chrono::steady_clock) after a warm-up run.
 //
 //   fluxion-bench --target host [--batch 65536] [--repeats 15] [--threads N] [--sweep]
@@ -59,75 +60,81 @@ void emit(const char* bench, const char* layout, const char* dtype, std::size_t 
   std::fflush(stdout);
 }
 
+// How a benchmark batch lies in memory: array of structures, structure of
+// arrays with rows of B values, or with rows of fx::soa_pitch<T>(B) values
+// (whole cache lines, an odd number of them: see batch.hpp).
+enum class order { aos, soa, soa_pitch };
+const char* name(order o) { return o == order::aos ? "aos" : o == order::soa ? "soa" : "soa-pitch"; }
+
 template <class T>
 struct model_a_batch {
   using M = fx::compiled<model_a::model, T>;
   std::size_t B;
+  order how;
+  std::size_t pitch;  // values between element rows (SoA)
   std::vector<T> x, p, dx, y;
-  model_a_batch(std::size_t count, bool soa) : B(count), x(count * M::n_states), p(count * M::n_params),
-                                               dx(count * M::n_states), y(count * M::n_observables) {
+  model_a_batch(std::size_t count, order o)
+      : B(count), how(o), pitch(o == order::soa_pitch ? fx::soa_pitch<T>(count) : count), x(pitch * M::n_states),
+        p(pitch * M::n_params), dx(pitch * M::n_states), y(pitch * M::n_observables) {
     std::mt19937_64 rng(7);
     std::vector<T> xi(M::n_states), pi(M::n_params);
     for (std::size_t b = 0; b < B; ++b) {
       model_a::random_instance(rng, xi.data(), pi.data());
-      for (std::size_t j = 0; j < M::n_states; ++j) x[soa ? j * B + b : b * M::n_states + j] = xi[j];
-      for (std::size_t j = 0; j < M::n_params; ++j) p[soa ? j * B + b : b * M::n_params + j] = pi[j];
+      for (std::size_t j = 0; j < M::n_states; ++j) x[how == order::aos ? b * M::n_states + j : j * pitch + b] = xi[j];
+      for (std::size_t j = 0; j < M::n_params; ++j) p[how == order::aos ? b * M::n_params + j : j * pitch + b] = pi[j];
     }
+  }
+  template <class V>
+  auto as_batch(V& v) const {
+    using E = std::remove_reference_t<decltype(*v.data())>;
+    const std::span<E> s(v);
+    return how == order::aos ? fx::aos(s) : how == order::soa ? fx::soa(s) : fx::soa(s, pitch);
   }
 };
 
 template <class T>
-fx::batch<T> order(std::vector<T>& v, bool soa) {
-  return soa ? fx::soa(std::span<T>(v)) : fx::aos(std::span<T>(v));
-}
-template <class T>
-fx::batch<const T> order(const std::vector<T>& v, bool soa) {
-  return soa ? fx::soa(std::span<const T>(v)) : fx::aos(std::span<const T>(v));
-}
-
-template <class T>
-void rhs_and_observe(const options& o, std::size_t B, bool soa, unsigned threads, bool with_observe) {
+void rhs_and_observe(const options& o, std::size_t B, order how, unsigned threads, bool with_observe) {
   using M = fx::compiled<model_a::model, T>;
   const char* dt = sizeof(T) == 8 ? "f64" : "f32";
-  const char* lay = soa ? "soa" : "aos";
-  model_a_batch<T> d(B, soa);
+  model_a_batch<T> d(B, how);
   const M m{};
   const auto exec = fx::host::threads(threads);
   const double s = median_seconds(o.repeats, [&] {
-    fx::host::rhs(m, T(0), B, order(std::as_const(d.x), soa), order(std::as_const(d.p), soa), order(d.dx, soa), exec);
+    fx::host::rhs(m, T(0), B, d.as_batch(std::as_const(d.x)), d.as_batch(std::as_const(d.p)), d.as_batch(d.dx), exec);
   });
-  emit("rhs", lay, dt, B, threads, s, double(B) * (2.0 * M::n_states + M::n_params) * sizeof(T));
+  emit("rhs", name(how), dt, B, threads, s, double(B) * (2.0 * M::n_states + M::n_params) * sizeof(T));
   if (!with_observe) return;
   const double so = median_seconds(o.repeats, [&] {
-    fx::host::observe(m, T(0), B, order(std::as_const(d.x), soa), order(std::as_const(d.p), soa), order(d.y, soa),
+    fx::host::observe(m, T(0), B, d.as_batch(std::as_const(d.x)), d.as_batch(std::as_const(d.p)), d.as_batch(d.y),
                       exec);
   });
-  emit("observe", lay, dt, B, threads, so, 0);  // reads only the states it names
+  emit("observe", name(how), dt, B, threads, so, 0);  // reads only the states it names
 }
 
 template <class T>
-void jacobian(const options& o, std::size_t B, bool soa, unsigned threads) {
+void jacobian(const options& o, std::size_t B, order how, unsigned threads) {
   using M = fx::compiled<model_a::model, T>;
   const char* dt = sizeof(T) == 8 ? "f64" : "f32";
   const std::size_t nnz = fx::jacobian_pattern<M, M::jacobian::x>().nnz();
-  model_a_batch<T> d(B, soa);
+  model_a_batch<T> d(B, how);
   std::vector<T> vals(nnz * B);
   const M m{};
+  const auto out = how == order::aos ? fx::aos(std::span<T>(vals)) : fx::soa(std::span<T>(vals));
   const double s = median_seconds(std::max(3, o.repeats / 3), [&] {
-    fx::host::jacobian_values<M, M::jacobian::x>(m, T(0), B, order(std::as_const(d.x), soa),
-                                                 order(std::as_const(d.p), soa), order(vals, soa), nnz,
+    fx::host::jacobian_values<M, M::jacobian::x>(m, T(0), B, d.as_batch(std::as_const(d.x)),
+                                                 d.as_batch(std::as_const(d.p)), out, nnz,
                                                  fx::host::threads(threads));
   });
-  emit("jac_x_sparse_values", soa ? "soa" : "aos", dt, B, threads, s,
+  emit("jac_x_sparse_values", name(how), dt, B, threads, s,
        double(B) * (M::n_states + M::n_params + double(nnz)) * sizeof(T));
 }
 
 template <class T>
 void run_dtype(const options& o) {
-  for (const bool soa : {false, true}) {
+  for (const order how : {order::aos, order::soa, order::soa_pitch}) {
     for (const unsigned th : {1u, o.threads}) {
-      rhs_and_observe<T>(o, o.batch, soa, th, true);
-      jacobian<T>(o, std::min<std::size_t>(o.batch, 4096), soa, th);
+      rhs_and_observe<T>(o, o.batch, how, th, true);
+      if (how != order::soa_pitch) jacobian<T>(o, std::min<std::size_t>(o.batch, 4096), how, th);
       if (o.threads == 1) break;
     }
   }
@@ -166,8 +173,11 @@ int main(int argc, char** argv) {
     for (int e = 10; e <= 22; e += 2) {
       const std::size_t B = std::size_t(1) << e;
       for (const unsigned th : {1u, o.threads}) {
-        rhs_and_observe<double>(o, B, true, th, false);
-        rhs_and_observe<float>(o, B, true, th, false);
+        for (const order how : {order::soa, order::soa_pitch}) {
+          if (how == order::soa_pitch && th != 1) continue;  // one thread is enough to show the layout's effect
+          rhs_and_observe<double>(o, B, how, th, false);
+          rhs_and_observe<float>(o, B, how, th, false);
+        }
         if (o.threads == 1) break;
       }
     }

@@ -74,18 +74,21 @@ def host_tables(folder):
     def ratio(peer, mine):
         return f"**{peer / mine:.2f}x**" if peer and mine else "—"
 
-    out = ["| Model A rhs, one core | dtype | B | fluxion AoS | fluxion SoA | hand AoS | hand SoA | NumPy "
-           "| fluxion AoS / hand AoS | fluxion SoA / hand AoS | fluxion / NumPy |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    # SoA: rows of B values; SoA pitched: rows of fx::soa_pitch(B) values.
+    out = ["| Model A rhs, one core | dtype | B | fluxion AoS | fluxion SoA | fluxion SoA pitched | hand AoS "
+           "| hand SoA | NumPy | fluxion AoS / hand AoS | fluxion SoA / hand AoS | fluxion SoA pitched / hand AoS "
+           "| fluxion / NumPy |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for B in sorted({B for (_, _, B) in hand}):
         for dt in ("f64", "f32"):
             aos, soa = flx.get(("aos", dt, B, 1)), flx.get(("soa", dt, B, 1))
+            pitched = flx.get(("soa-pitch", dt, B, 1))
             ha, hs, npy = hand.get(("aos", dt, B)), hand.get(("soa", dt, B)), numpy.get((dt, B))
             if not (soa and ha):
                 continue
             best = min(v for v in (aos, soa) if v)
-            out.append(f"| rhs | {dt} | {B} | {ns(aos)} | {ns(soa)} | {ns(ha)} | {ns(hs)} | {ns(npy)} "
-                       f"| {ratio(ha, aos)} | {ratio(ha, soa)} | {ratio(npy, best)} |")
+            out.append(f"| rhs | {dt} | {B} | {ns(aos)} | {ns(soa)} | {ns(pitched)} | {ns(ha)} | {ns(hs)} | {ns(npy)} "
+                       f"| {ratio(ha, aos)} | {ratio(ha, soa)} | {ratio(ha, pitched)} | {ratio(npy, best)} |")
     out.append("")
     out.append(f"(medians over {max(runs.values() or [1])} alternating runs where both sides ran more than once; "
                "a ratio above 1: fluxion is faster)")

@@ -139,6 +139,56 @@ TEMPLATE_TEST_CASE("SIMD lanes at any alignment: every instance evaluated, nothi
   }
 }
 
+TEST_CASE("soa_pitch: whole cache lines, an odd number of them from four lines on", "[layout][batch]") {
+  STATIC_CHECK(fx::soa_pitch<double>(0) == 0);
+  STATIC_CHECK(fx::soa_pitch<double>(1) == 8);
+  STATIC_CHECK(fx::soa_pitch<double>(9) == 16);    // 2 lines
+  STATIC_CHECK(fx::soa_pitch<double>(24) == 24);   // 3 lines
+  STATIC_CHECK(fx::soa_pitch<double>(32) == 40);   // 4 lines -> 5
+  STATIC_CHECK(fx::soa_pitch<double>(256) == 264);  // 32 lines -> 33
+  STATIC_CHECK(fx::soa_pitch<double>(264) == 264);
+  STATIC_CHECK(fx::soa_pitch<float>(256) == 272);   // 16 lines -> 17
+  STATIC_CHECK(fx::soa_pitch<float>(65536) == 65552);
+}
+
+TEMPLATE_TEST_CASE("pitched structure-of-arrays batches: right values, padding untouched, too small a pitch refused",
+                   "[host][lanes][batch]", double, float) {
+  using T = TestType;
+  using M = fx::compiled<model_a::model, T>;
+  for (const std::size_t B : {std::size_t(5), std::size_t(203), std::size_t(256), std::size_t(1100)}) {
+    const std::size_t pitch = fx::soa_pitch<T>(B);
+    INFO("B = " << B << ", pitch " << pitch);
+    batch_data<T> d(B, true);
+    const auto widen = [&](const std::vector<T>& v, std::size_t n) {
+      std::vector<T> w(n * pitch, T(-7));
+      for (std::size_t j = 0; j < n; ++j) std::copy_n(v.begin() + std::ptrdiff_t(j * B), B, w.begin() + std::ptrdiff_t(j * pitch));
+      return w;
+    };
+    const std::vector<T> x = widen(d.x, M::n_states), p = widen(d.p, M::n_params);
+    std::vector<T> dx(M::n_states * pitch, T(-7)), y(M::n_observables * pitch, T(-7));
+    fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(dx, pitch));
+    fx::host::observe(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(y, pitch));
+    const auto narrow = [&](const std::vector<T>& w, std::size_t n) {
+      std::vector<T> v(n * B);
+      for (std::size_t j = 0; j < n; ++j) {
+        std::copy_n(w.begin() + std::ptrdiff_t(j * pitch), B, v.begin() + std::ptrdiff_t(j * B));
+        for (std::size_t b = B; b < pitch; ++b)
+          if (w[j * pitch + b] != T(-7)) FAIL("padding of row " << j << " written at " << b);
+      }
+      return v;
+    };
+    CHECK(d.max_rel(narrow(dx, M::n_states), d.ref_dx, M::n_states) < tolerance<T>);
+    CHECK(d.max_rel(narrow(y, M::n_observables), d.ref_y, M::n_observables) < tolerance<T>);
+    // A pitch below the instance count is a layout error, raised before any output is written.
+    std::vector<T> untouched(M::n_states * pitch, T(-7));
+    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, B - 1), fx::soa(p, pitch), fx::soa(untouched, pitch)),
+                    fx::layout_error);
+    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(untouched, B - 1)),
+                    fx::layout_error);
+    CHECK(std::all_of(untouched.begin(), untouched.end(), [](T v) { return v == T(-7); }));
+  }
+}
+
 TEMPLATE_TEST_CASE("copy_streaming copies exactly its range at any alignment", "[host][lanes]", double, float) {
   using T = TestType;
   std::vector<T> src(300), dst(400);

@@ -36,6 +36,9 @@ inline std::string strides_text(std::size_t count, std::size_t n, std::ptrdiff_t
 template <class T>
 checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std::size_t n, std::size_t count,
                                bool output) {
+  if (b.order == batch_order::soa && b.pitch != 0 && b.pitch < count && n > 0)
+    throw layout_error(block, "structure-of-arrays pitch is smaller than the " + std::to_string(count) +
+                                  " instance(s) of the batch", count, b.pitch);
   const auto [es, is] = b.resolve(n, count);
   T* data = b.data.data();
   const std::size_t size = b.data.size();
