@@ -215,10 +215,34 @@ result strided_device_state() {
   }
   if (mismatches) r.failures.push_back("embedded-record result differs from SoA in " + std::to_string(mismatches) + " values");
   if (padding_touched) r.failures.push_back("padding around the embedded states was written: " + std::to_string(padding_touched));
+
+  // Pitched structure-of-arrays rows (fx::soa(span, pitch)): the same values,
+  // the padding past the B instances of each row untouched.
+  const std::size_t pitch = fx::soa_pitch<T>(B + 1);
+  std::vector<T> xp(n * pitch, sentinel), dxp(n * pitch, sentinel);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t b = 0; b < B; ++b) xp[j * pitch + b] = in.x[j * B + b];
+  device_buffer<T> xpd(xp), dxpd(dxp);
+  fx::cuda::rhs(M{}, T(0.25), B, fx::soa(xpd.cspan(), pitch), fx::soa(p.cspan()), fx::soa(dxpd.span(), pitch));
+  sync();
+  const auto got_pitched = dxpd.download();
+  std::size_t pitched_mismatches = 0, pitch_padding_touched = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t b = 0; b < pitch; ++b) {
+      const T v = got_pitched[j * pitch + b];
+      if (b < B) pitched_mismatches += !(v == soa_dx[j * B + b]);
+      else pitch_padding_touched += !(v == sentinel);
+    }
+  if (pitched_mismatches)
+    r.failures.push_back("pitched SoA result differs from SoA in " + std::to_string(pitched_mismatches) + " values");
+  if (pitch_padding_touched)
+    r.failures.push_back("padding past the pitched rows' instances was written: " + std::to_string(pitch_padding_touched));
+
   std::vector<T> host(n * B);
   fx::host::rhs(M{}, T(0.25), B, fx::soa(in.x), fx::soa(in.p), fx::soa(host));
   compare(r, "SoA device vs host", soa_dx, host, tolerance<T>());
-  r.summary = "SoA and padded AoS records (stride " + std::to_string(record) + ") agree bitwise";
+  r.summary = "SoA, pitched SoA (pitch " + std::to_string(pitch) + ") and padded AoS records (stride " +
+              std::to_string(record) + ") agree bitwise";
   return r;
 }
 

@@ -21,7 +21,7 @@ std::string unavailable();
 template <class T>
 result fixture_device_equals_host();  // a: fixture on the device == host, in device memory, layout and shapes, inputs unchanged
 template <class T>
-result strided_device_state();        // b: SoA and a state embedded in a padded record give the same values
+result strided_device_state();        // b: SoA, pitched SoA and a state embedded in a padded record give the same values
 template <class T>
 result constants_and_time();          // c: literals, named constants and native scalar time
 template <class T>
