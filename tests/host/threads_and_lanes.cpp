@@ -62,8 +62,12 @@ struct batch_data {
   }
 };
 
+// Relative to max(|reference|, 1e-3): the derivatives cancel terms of order
+// one, and the reference and fluxion sum them in different orders (with FMA
+// contraction where -march=native allows it: 3.3e-5 in float on one H200
+// host), a few float ulps of the terms.
 template <class T>
-constexpr double tolerance = sizeof(T) == 8 ? 1e-13 : 2e-5;
+constexpr double tolerance = sizeof(T) == 8 ? 1e-13 : 1e-4;
 
 }  // namespace
 
