@@ -25,6 +25,11 @@ PEER_NAMES = {"cupy": "hand-written CUDA", "jax": "JAX jit(vmap)", "torch-compil
               "torch": "PyTorch eager"}
 
 
+def sweep_size(B):
+    """The plotted batch sizes: powers of two from 2^10 on."""
+    return B >= 1024 and B & (B - 1) == 0
+
+
 def series(folders):
     """(name, dtype) -> {B: instances per second}, the median where a B was measured more than once."""
     device, host = defaultdict(lambda: defaultdict(list)), defaultdict(lambda: defaultdict(list))
@@ -35,6 +40,9 @@ def series(folders):
             if r.get("target") == "device":
                 device[("fluxion", dt)][B].append(per_s)
             elif r.get("target") == "host":
+                # The sweep's SoA layouts; the AoS and in-cache lines (B = 256, 264) are in the tables.
+                if r["layout"] == "aos" or not sweep_size(B):
+                    continue
                 threads = int(r.get("threads", 1))
                 host[(f"fluxion {r['layout'].upper()}, {threads} thread{'s' if threads > 1 else ''}", dt)][B].append(per_s)
         elif r.get("impl") in PEER_NAMES and "median_ms" in r and "B" in r:
@@ -42,12 +50,14 @@ def series(folders):
             device[(PEER_NAMES[r["impl"]], dt)][B].append(B / (float(r["median_ms"]) * 1e-3))
         elif str(r.get("impl", "")).startswith("host-hand"):
             B = int(r["B"])
+            if not sweep_size(B):
+                continue
             name = "hand-written C++ " + r["impl"].split("-")[-1].upper()
             host[(name, "f64")][B].append(1e9 / float(r["f64_ns_per_instance"]))
             host[(name, "f32")][B].append(1e9 / float(r["f32_ns_per_instance"]))
 
-    def medians(data):
-        return {key: {B: sorted(v)[len(v) // 2] for B, v in pts.items()} for key, pts in data.items()}
+    def medians(data):  # series of one point (a size outside the sweep) are left out
+        return {key: {B: sorted(v)[len(v) // 2] for B, v in pts.items()} for key, pts in data.items() if len(pts) > 1}
 
     return medians(device), medians(host)
 
