@@ -56,10 +56,12 @@ def series(folders):
             host[(name, "f64")][B].append(1e9 / float(r["f64_ns_per_instance"]))
             host[(name, "f32")][B].append(1e9 / float(r["f32_ns_per_instance"]))
 
-    def medians(data):  # series of one point (a size outside the sweep) are left out
-        return {key: {B: sorted(v)[len(v) // 2] for B, v in pts.items()} for key, pts in data.items() if len(pts) > 1}
+    def medians(data, min_points=1):
+        return {key: {B: sorted(v)[len(v) // 2] for B, v in pts.items()}
+                for key, pts in data.items() if len(pts) >= min_points}
 
-    return medians(device), medians(host)
+    # Host series of one point (a layout measured at one sweep size only) are left out.
+    return medians(device), medians(host, min_points=2)
 
 
 def panel(ax, data, title):

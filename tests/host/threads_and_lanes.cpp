@@ -62,10 +62,10 @@ struct batch_data {
   }
 };
 
-// Relative to max(|reference|, 1e-3): the derivatives cancel terms of order
-// one, and the reference and fluxion sum them in different orders (with FMA
-// contraction where -march=native allows it: 3.3e-5 in float on one H200
-// host), a few float ulps of the terms.
+// Relative to |reference| + 1e-3: the derivatives cancel terms of order one,
+// and the reference and fluxion sum them in different orders (and contract
+// them into FMAs differently where -march=native allows it: 3.3e-5 in float
+// on one H200 host), which costs a few float ulps of the terms.
 template <class T>
 constexpr double tolerance = sizeof(T) == 8 ? 1e-13 : 1e-4;
 
@@ -117,8 +117,9 @@ TEMPLATE_TEST_CASE("SIMD lanes at any alignment: every instance evaluated, nothi
   using T = TestType;
   using M = fx::compiled<model_a::model, T>;
   constexpr std::size_t W = fx::lanes<T>::width, pad = 64;
-  for (const std::size_t B : {W - 1, W, W + 1, 2 * W + 3, std::size_t(203)}) {
-    for (std::size_t shift = 0; shift < W; shift += (W > 4 ? 3 : 1)) {
+  // B = 1100 goes through tiles, B = 6400 also writes with streaming stores.
+  for (const std::size_t B : {W - 1, W, W + 1, 2 * W + 3, std::size_t(203), std::size_t(1100), std::size_t(6400)}) {
+    for (std::size_t shift = 0; shift < W; shift += (B > 1000 ? W - 1 : W > 4 ? 3 : 1)) {
       INFO("B = " << B << ", states " << shift << " values past a 64-byte boundary");
       batch_data<T> d(B, true);
       const auto place = [&](const std::vector<T>& v, std::size_t at) {
@@ -160,18 +161,20 @@ TEMPLATE_TEST_CASE("pitched structure-of-arrays batches: right values, padding u
   using T = TestType;
   using M = fx::compiled<model_a::model, T>;
   for (const std::size_t B : {std::size_t(5), std::size_t(203), std::size_t(256), std::size_t(1100)}) {
-    const std::size_t pitch = fx::soa_pitch<T>(B);
-    INFO("B = " << B << ", pitch " << pitch);
+    // States and outputs with rows fx::soa_pitch(B) apart, parameters one line more.
+    const std::size_t pitch = fx::soa_pitch<T>(B), p_pitch = pitch + 64 / sizeof(T);
+    INFO("B = " << B << ", pitch " << pitch << ", parameter pitch " << p_pitch);
     batch_data<T> d(B, true);
-    const auto widen = [&](const std::vector<T>& v, std::size_t n) {
-      std::vector<T> w(n * pitch, T(-7));
-      for (std::size_t j = 0; j < n; ++j) std::copy_n(v.begin() + std::ptrdiff_t(j * B), B, w.begin() + std::ptrdiff_t(j * pitch));
+    const auto widen = [&](const std::vector<T>& v, std::size_t n, std::size_t rows_apart) {
+      std::vector<T> w(n * rows_apart, T(-7));
+      for (std::size_t j = 0; j < n; ++j)
+        std::copy_n(v.begin() + std::ptrdiff_t(j * B), B, w.begin() + std::ptrdiff_t(j * rows_apart));
       return w;
     };
-    const std::vector<T> x = widen(d.x, M::n_states), p = widen(d.p, M::n_params);
+    const std::vector<T> x = widen(d.x, M::n_states, pitch), p = widen(d.p, M::n_params, p_pitch);
     std::vector<T> dx(M::n_states * pitch, T(-7)), y(M::n_observables * pitch, T(-7));
-    fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(dx, pitch));
-    fx::host::observe(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(y, pitch));
+    fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, p_pitch), fx::soa(dx, pitch));
+    fx::host::observe(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, p_pitch), fx::soa(y, pitch));
     const auto narrow = [&](const std::vector<T>& w, std::size_t n) {
       std::vector<T> v(n * B);
       for (std::size_t j = 0; j < n; ++j) {
@@ -185,9 +188,9 @@ TEMPLATE_TEST_CASE("pitched structure-of-arrays batches: right values, padding u
     CHECK(d.max_rel(narrow(y, M::n_observables), d.ref_y, M::n_observables) < tolerance<T>);
     // A pitch below the instance count is a layout error, raised before any output is written.
     std::vector<T> untouched(M::n_states * pitch, T(-7));
-    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, B - 1), fx::soa(p, pitch), fx::soa(untouched, pitch)),
+    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, B - 1), fx::soa(p, p_pitch), fx::soa(untouched, pitch)),
                     fx::layout_error);
-    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, pitch), fx::soa(untouched, B - 1)),
+    CHECK_THROWS_AS(fx::host::rhs(M{}, T(0), B, fx::soa(x, pitch), fx::soa(p, p_pitch), fx::soa(untouched, B - 1)),
                     fx::layout_error);
     CHECK(std::all_of(untouched.begin(), untouched.end(), [](T v) { return v == T(-7); }));
   }

@@ -66,8 +66,7 @@ constexpr batch<T> soa(std::span<T> data, std::size_t pitch) {
 // multiple of 2 KiB long (256 doubles, 512 floats, any larger power of two)
 // put every element's stream into the same few cache sets, which then evict
 // each other; an odd number of lines spreads them over all the sets, and
-// whole lines keep every row's vectors aligned alike. The GPU's pitched
-// allocations (cudaMallocPitch) pad for the same reason.
+// whole lines keep every row's vectors aligned alike.
 //
 //   const std::size_t pitch = fx::soa_pitch<double>(B);   // 264 for B = 256
 //   std::vector<double> x(M::n_states * pitch);           // x[j * pitch + b]
