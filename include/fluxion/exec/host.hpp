@@ -23,8 +23,8 @@
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/exec/detail/streaming.hpp>
 #if !defined(__CUDACC__)
-#  include <fluxion/exec/detail/streaming.hpp>
 #  include <fluxion/exec/lanes.hpp>
 #endif
 
@@ -150,10 +150,15 @@ void gather_tile(const T* src, std::ptrdiff_t stride, std::size_t elements, std:
   for (std::size_t j = 0; j < elements; ++j)
     std::copy_n(src + std::ptrdiff_t(j) * stride, tile, dst + j * tile);
 }
+// With `streaming`, through streaming stores (the caller ends with
+// streaming_done()).
 template <class T>
-void scatter_tile(const T* src, std::size_t elements, std::size_t tile, T* dst, std::ptrdiff_t stride) {
-  for (std::size_t j = 0; j < elements; ++j)
-    std::copy_n(src + j * tile, tile, dst + std::ptrdiff_t(j) * stride);
+void scatter_tile(const T* src, std::size_t elements, std::size_t tile, T* dst, std::ptrdiff_t stride,
+                  bool streaming = false) {
+  for (std::size_t j = 0; j < elements; ++j) {
+    if (streaming) copy_streaming(src + j * tile, tile, dst + std::ptrdiff_t(j) * stride);
+    else std::copy_n(src + j * tile, tile, dst + std::ptrdiff_t(j) * stride);
+  }
 }
 
 // Requests a tile's lines (as gather_tile reads them) into the L2 cache.
@@ -172,6 +177,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
                     std::size_t end) {
   using T = typename M::scalar;
   constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
+  constexpr std::size_t values_per_instance = M::n_states + M::n_params + n_out;
   const auto one_at_a_time = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i) {
       if constexpr (Observe)
@@ -191,6 +197,11 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
         if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
         else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
       };
+      // The group of lanes of instances [i, i + L::width) in the caller's buffers.
+      const auto group_at = [&](std::size_t i) {
+        lanes_at(at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
+                 at_instance(c.out, i), c.out.element_stride);
+      };
       // Lanes load and store whole vectors. Buffers from std::vector or
       // malloc are 16-byte aligned, rarely vector-aligned, and then every
       // vector straddles two cache lines (a third of the time of an f64
@@ -206,8 +217,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
       }
       const std::size_t past_alignment = reinterpret_cast<std::uintptr_t>(at_instance(c.x, b)) % sizeof(L) / sizeof(T);
       if (past_alignment != 0) {
-        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
-                 at_instance(c.out, b), c.out.element_stride);
+        group_at(b);
         b += L::width - past_alignment;
       }
       // Every element of a structure-of-arrays batch is its own memory
@@ -222,15 +232,15 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
       // Right-hand sides only: observables usually read a few of the states,
       // and a tile copies every element (Model A's observe at B = 65536:
       // 195 ns an instance through tiles, 157 without, in double).
-      constexpr std::size_t tile = soa_tile_instances<T, L::width>(M::n_states + M::n_params + n_out);
+      constexpr std::size_t tile = soa_tile_instances<T, L::width>(values_per_instance);
       const bool far_apart = std::size_t(std::max({c.x.element_stride, c.p.element_stride, c.out.element_stride})) *
                                  sizeof(T) >= tile_from_stride_bytes;
       if (!Observe && far_apart && end - b >= tile) {
-        std::vector<T> buffer((M::n_states + M::n_params + n_out) * tile);
+        std::vector<T> buffer(values_per_instance * tile);
         T* const xt = buffer.data();
         T* const pt = xt + M::n_states * tile;
         T* const ot = pt + M::n_params * tile;
-        const bool stream_out = (end - b) * (M::n_states + M::n_params + n_out) * sizeof(T) >= stream_from_batch_bytes;
+        const bool stream_out = (end - b) * values_per_instance * sizeof(T) >= stream_from_batch_bytes;
         for (; b + tile <= end; b += tile) {
           gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
           gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
@@ -241,22 +251,12 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
           for (std::size_t l = 0; l < tile; l += L::width)
             lanes_at(xt + l, fluxion::detail::fixed_stride<tile>{}, pt + l, fluxion::detail::fixed_stride<tile>{},
                      ot + l, fluxion::detail::fixed_stride<tile>{});
-          if (stream_out)
-            for (std::size_t j = 0; j < n_out; ++j)
-              copy_streaming(ot + j * tile, tile, at_instance(c.out, b) + std::ptrdiff_t(j) * c.out.element_stride);
-          else
-            scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride);
+          scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride, stream_out);
         }
         if (stream_out) streaming_done();
       }
-      for (; b + L::width <= end; b += L::width)
-        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
-                 at_instance(c.out, b), c.out.element_stride);
-      if (b < end) {
-        b = end - L::width;
-        lanes_at(at_instance(c.x, b), c.x.element_stride, at_instance(c.p, b), c.p.element_stride,
-                 at_instance(c.out, b), c.out.element_stride);
-      }
+      for (; b + L::width <= end; b += L::width) group_at(b);
+      if (b < end) group_at(end - L::width);
       return;
     }
   }
@@ -267,7 +267,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
     // page every few instances, where the hardware prefetchers stop; so the
     // lines of the instance about 4 KiB ahead are requested now (read for
     // the inputs, write for the output).
-    constexpr std::size_t instance_bytes = (M::n_states + M::n_params + n_out) * sizeof(T);
+    constexpr std::size_t instance_bytes = values_per_instance * sizeof(T);
     constexpr std::size_t ahead =
         instance_bytes >= aos_prefetch_from_bytes ? std::max<std::size_t>(1, 4096 / instance_bytes) : 0;
     constexpr std::size_t line = cache_line_bytes / sizeof(T);

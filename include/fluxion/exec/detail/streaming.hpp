@@ -31,31 +31,23 @@ inline constexpr std::size_t stream_bytes = 16;
 template <class T>
 void copy_streaming(const T* src, std::size_t n, T* dst) {
 #if FLUXION_HAS_STREAMING_STORES
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+  if constexpr (std::is_trivially_copyable_v<T> && stream_bytes % sizeof(T) == 0) {
     constexpr std::size_t per = stream_bytes / sizeof(T);
     const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(dst) % stream_bytes;
     if (misaligned % sizeof(T) == 0) {
       const std::size_t head = std::min(n, misaligned == 0 ? 0 : (stream_bytes - misaligned) / sizeof(T));
       std::copy_n(src, head, dst);
       std::size_t i = head;
+      // Bytes, whatever T is: the integer forms of the loads and stores.
       for (; i + per <= n; i += per) {
-        if constexpr (std::is_same_v<T, double>) {
 #  if defined(__AVX512F__)
-          _mm512_stream_pd(dst + i, _mm512_loadu_pd(src + i));
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i), _mm512_loadu_si512(src + i));
 #  elif defined(__AVX__)
-          _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
 #  else
-          _mm_stream_pd(dst + i, _mm_loadu_pd(src + i));
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
 #  endif
-        } else {
-#  if defined(__AVX512F__)
-          _mm512_stream_ps(dst + i, _mm512_loadu_ps(src + i));
-#  elif defined(__AVX__)
-          _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
-#  else
-          _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
-#  endif
-        }
       }
       std::copy_n(src + i, n - i, dst + i);
       return;
