@@ -12,6 +12,8 @@
 #include <mutex>
 #include <utility>
 #include <random>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include <fluxion/fluxion.hpp>
@@ -80,8 +82,10 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
   // left over after the last whole tile and after each thread's range.
   static_assert(1100 * sizeof(T) >= fx::host::detail::tile_from_stride_bytes);
   static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 + model_a::n_params) < 1100);
-  // B = 6400: an AoS range of 8 MiB or more is prefetched ahead (on one
-  // thread), and an SoA one writes its tiles' outputs with streaming stores.
+  // B = 6400: an AoS range of 8 MiB or more (on one thread) writes its
+  // right-hand sides with streaming stores and prefetches its observables'
+  // instances ahead, and an SoA one writes its tiles' outputs with streaming
+  // stores.
   static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
                 fx::host::detail::aos_prefetch_from_batch_bytes);
   static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
@@ -140,6 +144,72 @@ TEMPLATE_TEST_CASE("SIMD lanes at any alignment: every instance evaluated, nothi
       CHECK(std::all_of(dx.begin(), dx.begin() + std::ptrdiff_t(dx_at), [](T v) { return v == T(-7); }));
       CHECK(std::all_of(dx.begin() + std::ptrdiff_t(dx_at + d.x.size()), dx.end(), [](T v) { return v == T(-7); }));
       CHECK(x == x_before);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alignment, padded records, broadcast "
+                   "parameters, nothing outside the records written",
+                   "[host][lanes][aos]", double, float) {
+  // Each group of lanes is transposed in from the records and back out to
+  // them (exec/detail/transpose.hpp), the last group overlapping the one
+  // before it; contiguous outputs of a large range leave through streaming
+  // stores. Records here are `pad` values longer than the instance (the gaps
+  // must stay untouched), start `shift` values past a 64-byte boundary, and
+  // the parameters are either per instance or one broadcast set.
+  using T = TestType;
+  using M = fx::compiled<model_a::model, T>;
+  constexpr std::size_t W = fx::lanes<T>::width, ns = M::n_states, np = M::n_params, guard = 64;
+  static_assert(6400 * (2 * ns + np) * sizeof(T) >= fx::host::detail::stream_from_batch_bytes);
+  for (const std::size_t B : {std::size_t(1), W - 1, W, W + 1, 2 * W + 3, std::size_t(203), std::size_t(6400)}) {
+    if (B == 0) continue;
+    for (const std::size_t pad : {std::size_t(0), std::size_t(3)}) {
+      for (const bool broadcast : {false, true}) {
+        for (std::size_t shift = 0; shift < W; shift += (W > 4 ? 3 : 1)) {
+          INFO("B = " << B << ", records " << pad << " values longer, " << (broadcast ? "broadcast" : "per-instance")
+                      << " parameters, " << shift << " values past a 64-byte boundary");
+          batch_data<T> d(B, false);
+          // Values that the records leave out, and around the whole buffer, are sentinels.
+          const auto place = [&](const std::vector<T>& v, std::size_t n, std::size_t count, std::size_t at) {
+            std::vector<T> storage(count * (n + pad) + 2 * guard + 64, T(-7));
+            const std::size_t aligned = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
+            const std::size_t first = aligned + guard + at;
+            for (std::size_t b = 0; b < count; ++b)
+              std::copy_n(v.begin() + std::ptrdiff_t(b * n), n, storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
+            return std::pair{std::move(storage), first};
+          };
+          const std::size_t p_count = broadcast ? 1 : B;
+          auto [x, x_at] = place(d.x, ns, B, shift);
+          auto [p, p_at] = place(d.p, np, p_count, (shift + 1) % W);
+          auto [dx, dx_at] = place(std::vector<T>(B * ns, T(-7)), ns, B, (shift + W / 2) % W);
+          const auto x_before = x, p_before = p;
+          const auto records = [&](auto& v, std::size_t at, std::size_t n, std::size_t count) {
+            using V = std::remove_reference_t<decltype(v[0])>;
+            const std::span<V> all(v.data() + at, (count - 1) * (n + pad) + n);
+            return pad == 0 ? fx::aos(all) : fx::strided(all, 1, std::ptrdiff_t(n + pad));
+          };
+          const fx::batch<const T> params =
+              broadcast ? fx::broadcast(std::span<const T>(p.data() + p_at, np)) : records(std::as_const(p), p_at, np, B);
+          fx::host::rhs(M{}, T(0), B, records(std::as_const(x), x_at, ns, B), params, records(dx, dx_at, ns, B));
+          // The hand-written reference, with instance 0's parameters for all when broadcast.
+          std::vector<T> expected = d.ref_dx;
+          if (broadcast)
+            for (std::size_t b = 0; b < B; ++b)
+              model_a::reference_rhs(d.x.data() + b * ns, d.p.data(), expected.data() + b * ns);
+          std::vector<T> got(B * ns);
+          for (std::size_t b = 0; b < B; ++b)
+            std::copy_n(dx.begin() + std::ptrdiff_t(dx_at + b * (ns + pad)), ns, got.begin() + std::ptrdiff_t(b * ns));
+          CHECK(d.max_rel(got, expected, ns) < tolerance<T>);
+          std::size_t outside_written = 0;
+          for (std::size_t i = 0; i < dx.size(); ++i) {
+            const bool in_record = i >= dx_at && (i - dx_at) / (ns + pad) < B && (i - dx_at) % (ns + pad) < ns;
+            if (!in_record && dx[i] != T(-7)) ++outside_written;
+          }
+          CHECK(outside_written == 0);
+          CHECK(x == x_before);
+          CHECK(p == p_before);
+        }
+      }
     }
   }
 }

@@ -26,6 +26,7 @@
 #include <fluxion/exec/detail/streaming.hpp>
 #if !defined(__CUDACC__)
 #  include <fluxion/exec/lanes.hpp>
+#  include <fluxion/exec/detail/transpose.hpp>
 #endif
 
 namespace fluxion::host {
@@ -108,6 +109,22 @@ inline constexpr std::size_t stream_from_batch_bytes = FLUXION_STREAM_FROM_BATCH
 inline constexpr std::size_t tile_max_lines = 16;
 inline constexpr std::size_t tile_buffer_bytes = 256 * 1024;
 
+// Scratch values for one range, starting on a cache line: lanes read and
+// write them as whole vectors, and a vector that straddles two lines costs
+// two accesses (std::vector's own storage is only 16-byte aligned).
+template <class T>
+class line_aligned_scratch {
+ public:
+  explicit line_aligned_scratch(std::size_t n) : storage_(n + cache_line_bytes / sizeof(T)) {}
+  T* data() {
+    const std::size_t past = reinterpret_cast<std::uintptr_t>(storage_.data()) % cache_line_bytes;
+    return storage_.data() + (past == 0 ? 0 : (cache_line_bytes - past) / sizeof(T));
+  }
+
+ private:
+  std::vector<T> storage_;
+};
+
 // Instances a tile holds: whole cache lines of each element (and whole
 // groups of lanes), as many as the buffer budget allows, at least one line.
 template <class T, std::size_t Width>
@@ -169,125 +186,191 @@ void prefetch_tile(const T* src, std::ptrdiff_t stride, std::size_t elements, st
     for (std::size_t i = 0; i < tile; i += line) __builtin_prefetch(src + i, 0, 2);
 }
 
-// Evaluates instances [begin, end): Lanes::width at a time through
-// m.*_lanes where every buffer holds consecutive instances, one at a time
-// otherwise. Observables when Observe.
+// Instances [from, to), one at a time, any strides. Observables when Observe.
+template <bool Observe, class M>
+void evaluate_one_at_a_time(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c,
+                            std::size_t from, std::size_t to) {
+  for (std::size_t i = from; i < to; ++i) {
+    if constexpr (Observe)
+      m.observe(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
+                at_instance(c.out, i), c.out.element_stride);
+    else
+      m.rhs(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
+            at_instance(c.out, i), c.out.element_stride);
+  }
+}
+
+#if !defined(__CUDACC__)
+// Structure-of-arrays batches (instance stride 1 in every buffer), at least
+// L::width instances: L::width at a time through m.*_lanes.
+template <bool Observe, class L, class M>
+void evaluate_soa_lanes(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c,
+                        std::size_t begin, std::size_t end) {
+  using T = typename M::scalar;
+  constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
+  constexpr std::size_t values_per_instance = M::n_states + M::n_params + n_out;
+  const auto lanes_at = [&](const T* x, auto xs, const T* p, auto ps, T* out, auto os) {
+    if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
+    else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
+  };
+  // The group of lanes of instances [i, i + L::width) in the caller's buffers.
+  const auto group_at = [&](std::size_t i) {
+    lanes_at(at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride, at_instance(c.out, i),
+             c.out.element_stride);
+  };
+  // Lanes load and store whole vectors. Buffers from std::vector or malloc
+  // are 16-byte aligned, rarely vector-aligned, and then every vector
+  // straddles two cache lines (a third of the time of an f64 batch in
+  // cache). So the first group of lanes starts at `begin`, unaligned, and
+  // the next at the first vector-aligned state, the groups overlapping (their
+  // instances are evaluated twice, to the same values); the other buffers
+  // are aligned with the states when they were allocated alike. The last
+  // group ends at `end`, overlapping the one before it, so that no instance
+  // is left to the scalar code.
+  std::size_t b = begin;
+  const std::size_t past_alignment = reinterpret_cast<std::uintptr_t>(at_instance(c.x, b)) % sizeof(L) / sizeof(T);
+  if (past_alignment != 0) {
+    group_at(b);
+    b += L::width - past_alignment;
+  }
+  // Every element of a structure-of-arrays batch is its own memory stream.
+  // When they lie far apart (a large batch), hundreds of them compete for
+  // the same cache sets and defeat the prefetchers, and a line is evicted
+  // before the next group of lanes reads the rest of it. So instances go
+  // through tiles: a few consecutive lines of each element are copied,
+  // whole, into a buffer that stays in cache (the next tile's lines are
+  // requested meanwhile), the lanes evaluate there, and the outputs leave as
+  // whole lines, with streaming stores (memory is the bound here, and a
+  // normal store reads each line first). Right-hand sides only: observables
+  // usually read a few of the states, and a tile copies every element
+  // (Model A's observe at B = 65536: 195 ns an instance through tiles, 157
+  // without, in double).
+  constexpr std::size_t tile = soa_tile_instances<T, L::width>(values_per_instance);
+  const bool far_apart = std::size_t(std::max({c.x.element_stride, c.p.element_stride, c.out.element_stride})) *
+                             sizeof(T) >= tile_from_stride_bytes;
+  if (!Observe && far_apart && end - b >= tile) {
+    line_aligned_scratch<T> buffer(values_per_instance * tile);
+    T* const xt = buffer.data();
+    T* const pt = xt + M::n_states * tile;
+    T* const ot = pt + M::n_params * tile;
+    const bool stream_out = (end - b) * values_per_instance * sizeof(T) >= stream_from_batch_bytes;
+    for (; b + tile <= end; b += tile) {
+      gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
+      gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
+      if (b + 2 * tile <= end) {
+        prefetch_tile(at_instance(c.x, b + tile), c.x.element_stride, M::n_states, tile);
+        prefetch_tile(at_instance(c.p, b + tile), c.p.element_stride, M::n_params, tile);
+      }
+      for (std::size_t l = 0; l < tile; l += L::width)
+        lanes_at(xt + l, fluxion::detail::fixed_stride<tile>{}, pt + l, fluxion::detail::fixed_stride<tile>{}, ot + l,
+                 fluxion::detail::fixed_stride<tile>{});
+      scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride, stream_out);
+    }
+    if (stream_out) streaming_done();
+  }
+  for (; b + L::width <= end; b += L::width) group_at(b);
+  if (b < end) group_at(end - L::width);
+}
+
+// Right-hand sides of array-of-structures batches (element stride 1 in
+// every buffer), at least L::width instances: L::width at a time, each
+// group's rows transposed into lanes in a small buffer (exec/detail/
+// transpose.hpp), evaluated there, and transposed back into the rows of the
+// outputs (Model A, B = 264: 142 -> 75 ns an instance in double, 133 -> 48
+// in float; the transposes cost about as much as the evaluation). Beyond L2
+// the outputs leave through streaming stores when their rows are contiguous
+// (B = 65536: 233-290 -> 208-214 ns in double, 148-222 -> 80 ns in float). The last group ends at `end`, overlapping the
+// one before it (its instances evaluated twice, to the same values).
+// Inputs with instance stride 0 (broadcast) are transposed once.
+template <class L, class M>
+void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
+                   std::size_t end) {
+  using T = typename M::scalar;
+  constexpr std::size_t W = L::width, n_out = M::n_states;
+  constexpr fluxion::detail::fixed_stride<W> lane_stride{};
+  line_aligned_scratch<T> buffer((M::n_states + M::n_params + 2 * n_out) * W);
+  T* const xl = buffer.data();
+  T* const pl = xl + M::n_states * W;
+  T* const ol = pl + M::n_params * W;
+  T* const rows = ol + n_out * W;  // outputs transposed back, for streaming
+  const bool stream_out = std::size_t(c.out.instance_stride) == n_out &&
+                          (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >= stream_from_batch_bytes;
+  if (c.x.instance_stride == 0) load_transposed<L, M::n_states>(c.x.data, 0, xl);
+  if (c.p.instance_stride == 0) load_transposed<L, M::n_params>(c.p.data, 0, pl);
+  const auto group_at = [&](std::size_t i) {
+    if (c.x.instance_stride != 0) load_transposed<L, M::n_states>(at_instance(c.x, i), c.x.instance_stride, xl);
+    if (c.p.instance_stride != 0) load_transposed<L, M::n_params>(at_instance(c.p, i), c.p.instance_stride, pl);
+    m.template rhs_lanes<L>(t, xl, lane_stride, pl, lane_stride, ol, lane_stride);
+    if (stream_out) {
+      store_transposed<L, n_out>(ol, rows, n_out);
+      copy_streaming(rows, W * n_out, at_instance(c.out, i));
+    } else {
+      store_transposed<L, n_out>(ol, at_instance(c.out, i), c.out.instance_stride);
+    }
+  };
+  std::size_t b = begin;
+  for (; b + W <= end; b += W) group_at(b);
+  if (b < end) group_at(end - W);
+  if (stream_out) streaming_done();
+}
+#endif
+
+// Array-of-structures batches one instance at a time, the unit element
+// strides known at compile time. In a batch larger than the caches,
+// instances of many values cross a page every few instances, where the
+// hardware prefetchers stop; so the lines of the instance about 4 KiB ahead
+// are requested now (read for the inputs, write for the output).
+template <bool Observe, class M>
+void evaluate_aos(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
+                  std::size_t end) {
+  using T = typename M::scalar;
+  constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
+  constexpr std::size_t instance_bytes = (M::n_states + M::n_params + n_out) * sizeof(T);
+  constexpr std::size_t ahead =
+      instance_bytes >= aos_prefetch_from_bytes ? std::max<std::size_t>(1, 4096 / instance_bytes) : 0;
+  constexpr std::size_t line = cache_line_bytes / sizeof(T);
+  const bool prefetch = (end - begin) * instance_bytes >= aos_prefetch_from_batch_bytes;
+  for (std::size_t b = begin; b < end; ++b) {
+    if constexpr (ahead > 0) {
+      if (prefetch && b + ahead < end) {
+        const T* const x_next = at_instance(c.x, b + ahead);
+        const T* const p_next = at_instance(c.p, b + ahead);
+        T* const out_next = at_instance(c.out, b + ahead);
+        for (std::size_t j = 0; j < M::n_states; j += line) __builtin_prefetch(x_next + j, 0, 3);
+        for (std::size_t j = 0; j < M::n_params; j += line) __builtin_prefetch(p_next + j, 0, 3);
+        for (std::size_t j = 0; j < n_out; j += line) __builtin_prefetch(out_next + j, 1, 3);
+      }
+    }
+    if constexpr (Observe) m.observe(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
+    else m.rhs(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
+  }
+}
+
+// Evaluates instances [begin, end) by the fastest path their buffers allow:
+// SIMD lanes across instances for structure-of-arrays batches, and for the
+// right-hand sides of array-of-structures batches; unit element strides at
+// compile time for other array-of-structures calls; any strides otherwise.
+// Observables when Observe.
 template <bool Observe, class M>
 void evaluate_range(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
                     std::size_t end) {
   using T = typename M::scalar;
-  constexpr std::size_t n_out = Observe ? M::n_observables : M::n_states;
-  constexpr std::size_t values_per_instance = M::n_states + M::n_params + n_out;
-  const auto one_at_a_time = [&](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to; ++i) {
-      if constexpr (Observe)
-        m.observe(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
-                  at_instance(c.out, i), c.out.element_stride);
-      else
-        m.rhs(t, at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
-              at_instance(c.out, i), c.out.element_stride);
-    }
-  };
-  std::size_t b = begin;
+  const bool unit_elements = c.x.element_stride == 1 && c.p.element_stride == 1 && c.out.element_stride == 1;
 #if !defined(__CUDACC__)
   if constexpr (std::is_floating_point_v<T>) {
     using L = lanes<T>;
-    if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1) {
-      const auto lanes_at = [&](const T* x, auto xs, const T* p, auto ps, T* out, auto os) {
-        if constexpr (Observe) m.template observe_lanes<L>(t, x, xs, p, ps, out, os);
-        else m.template rhs_lanes<L>(t, x, xs, p, ps, out, os);
-      };
-      // The group of lanes of instances [i, i + L::width) in the caller's buffers.
-      const auto group_at = [&](std::size_t i) {
-        lanes_at(at_instance(c.x, i), c.x.element_stride, at_instance(c.p, i), c.p.element_stride,
-                 at_instance(c.out, i), c.out.element_stride);
-      };
-      // Lanes load and store whole vectors. Buffers from std::vector or
-      // malloc are 16-byte aligned, rarely vector-aligned, and then every
-      // vector straddles two cache lines (a third of the time of an f64
-      // batch in cache). So the first group of lanes starts at `begin`,
-      // unaligned, and the next at the first vector-aligned state, the
-      // groups overlapping (their instances are evaluated twice, to the
-      // same values); the other buffers are aligned with the states when
-      // they were allocated alike. The last group ends at `end`, overlapping
-      // the one before it, so that no instance is left to the scalar code.
-      if (end - b < L::width) {
-        one_at_a_time(b, end);
-        return;
-      }
-      const std::size_t past_alignment = reinterpret_cast<std::uintptr_t>(at_instance(c.x, b)) % sizeof(L) / sizeof(T);
-      if (past_alignment != 0) {
-        group_at(b);
-        b += L::width - past_alignment;
-      }
-      // Every element of a structure-of-arrays batch is its own memory
-      // stream. When they lie far apart (a large batch), hundreds of them
-      // compete for the same cache sets and defeat the prefetchers, and a
-      // line is evicted before the next group of lanes reads the rest of it.
-      // So instances go through tiles: a few consecutive lines of each
-      // element are copied, whole, into a buffer that stays in cache (the
-      // next tile's lines are requested meanwhile), the lanes evaluate
-      // there, and the outputs leave as whole lines, with streaming stores
-      // (memory is the bound here, and a normal store reads each line first).
-      // Right-hand sides only: observables usually read a few of the states,
-      // and a tile copies every element (Model A's observe at B = 65536:
-      // 195 ns an instance through tiles, 157 without, in double).
-      constexpr std::size_t tile = soa_tile_instances<T, L::width>(values_per_instance);
-      const bool far_apart = std::size_t(std::max({c.x.element_stride, c.p.element_stride, c.out.element_stride})) *
-                                 sizeof(T) >= tile_from_stride_bytes;
-      if (!Observe && far_apart && end - b >= tile) {
-        std::vector<T> buffer(values_per_instance * tile);
-        T* const xt = buffer.data();
-        T* const pt = xt + M::n_states * tile;
-        T* const ot = pt + M::n_params * tile;
-        const bool stream_out = (end - b) * values_per_instance * sizeof(T) >= stream_from_batch_bytes;
-        for (; b + tile <= end; b += tile) {
-          gather_tile(at_instance(c.x, b), c.x.element_stride, M::n_states, tile, xt);
-          gather_tile(at_instance(c.p, b), c.p.element_stride, M::n_params, tile, pt);
-          if (b + 2 * tile <= end) {
-            prefetch_tile(at_instance(c.x, b + tile), c.x.element_stride, M::n_states, tile);
-            prefetch_tile(at_instance(c.p, b + tile), c.p.element_stride, M::n_params, tile);
-          }
-          for (std::size_t l = 0; l < tile; l += L::width)
-            lanes_at(xt + l, fluxion::detail::fixed_stride<tile>{}, pt + l, fluxion::detail::fixed_stride<tile>{},
-                     ot + l, fluxion::detail::fixed_stride<tile>{});
-          scatter_tile(ot, n_out, tile, at_instance(c.out, b), c.out.element_stride, stream_out);
-        }
-        if (stream_out) streaming_done();
-      }
-      for (; b + L::width <= end; b += L::width) group_at(b);
-      if (b < end) group_at(end - L::width);
-      return;
+    if (end - begin >= L::width) {
+      if (c.x.instance_stride == 1 && c.p.instance_stride == 1 && c.out.instance_stride == 1)
+        return evaluate_soa_lanes<Observe, L>(m, t, c, begin, end);
+      // Observables usually read a few of the states; transposing all of
+      // them would cost more than it saves.
+      if constexpr (!Observe && register_transpose)
+        if (unit_elements) return rhs_aos_lanes<L>(m, t, c, begin, end);
     }
   }
 #endif
-  if (c.x.element_stride == 1 && c.p.element_stride == 1 && c.out.element_stride == 1) {
-    // Array-of-structures: unit element strides known at compile time.
-    // In a batch larger than the caches, instances of many values cross a
-    // page every few instances, where the hardware prefetchers stop; so the
-    // lines of the instance about 4 KiB ahead are requested now (read for
-    // the inputs, write for the output).
-    constexpr std::size_t instance_bytes = values_per_instance * sizeof(T);
-    constexpr std::size_t ahead =
-        instance_bytes >= aos_prefetch_from_bytes ? std::max<std::size_t>(1, 4096 / instance_bytes) : 0;
-    constexpr std::size_t line = cache_line_bytes / sizeof(T);
-    const bool streaming = (end - b) * instance_bytes >= aos_prefetch_from_batch_bytes;
-    for (; b < end; ++b) {
-      if constexpr (ahead > 0) {
-        if (streaming && b + ahead < end) {
-          const T* const x_next = at_instance(c.x, b + ahead);
-          const T* const p_next = at_instance(c.p, b + ahead);
-          T* const out_next = at_instance(c.out, b + ahead);
-          for (std::size_t j = 0; j < M::n_states; j += line) __builtin_prefetch(x_next + j, 0, 3);
-          for (std::size_t j = 0; j < M::n_params; j += line) __builtin_prefetch(p_next + j, 0, 3);
-          for (std::size_t j = 0; j < n_out; j += line) __builtin_prefetch(out_next + j, 1, 3);
-        }
-      }
-      if constexpr (Observe) m.observe(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
-      else m.rhs(t, at_instance(c.x, b), at_instance(c.p, b), at_instance(c.out, b));
-    }
-  }
-  one_at_a_time(b, end);
+  if (unit_elements) return evaluate_aos<Observe>(m, t, c, begin, end);
+  evaluate_one_at_a_time<Observe>(m, t, c, begin, end);
 }
 }  // namespace detail
 

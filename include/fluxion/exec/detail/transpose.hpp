@@ -1,0 +1,101 @@
+#pragma once
+// Moving W instances of an array-of-structures batch into lanes and back:
+// element j of instances [b, b + W) becomes one vector of lanes (and the
+// reverse for outputs), W elements at a time through a W x W transpose in
+// registers (log2 W rounds of W two-vector shuffles: 24 shuffles for 64
+// doubles with AVX-512), the few elements left over one value at a time.
+// Host only: the lanes are the compiler's vector extensions.
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+#include <fluxion/exec/lanes.hpp>
+
+#if defined(__has_builtin)
+#  if __has_builtin(__builtin_shufflevector)
+#    define FLUXION_HAS_SHUFFLEVECTOR 1
+#  endif
+#endif
+#ifndef FLUXION_HAS_SHUFFLEVECTOR
+#  define FLUXION_HAS_SHUFFLEVECTOR 0
+#endif
+
+namespace fluxion::host::detail {
+
+// Whether the transposes run in registers here; without them, moving
+// instances into lanes costs about what evaluating them one at a time does.
+inline constexpr bool register_transpose = FLUXION_HAS_SHUFFLEVECTOR;
+
+#if FLUXION_HAS_SHUFFLEVECTOR
+// One round of the transpose: rows a and b (= a + D) swap their off-diagonal
+// blocks of D lanes, a taking b's lower block and b taking a's upper one.
+template <std::size_t W, std::size_t D, bool Upper>
+constexpr int swap_blocks_index(std::size_t k) {
+  if constexpr (!Upper) return (k & D) == 0 ? int(k) : int(W + k - D);
+  else return (k & D) == 0 ? int(k + D) : int(W + k);
+}
+template <std::size_t D, class V, std::size_t... K>
+inline void swap_blocks(V& a, V& b, std::index_sequence<K...>) {
+  constexpr std::size_t W = sizeof...(K);
+  const V lower = __builtin_shufflevector(a, b, swap_blocks_index<W, D, false>(K)...);
+  const V upper = __builtin_shufflevector(a, b, swap_blocks_index<W, D, true>(K)...);
+  a = lower;
+  b = upper;
+}
+template <std::size_t D, std::size_t W, class V>
+inline void transpose_rounds(V (&rows)[W]) {
+  if constexpr (D >= 1) {
+    for (std::size_t i = 0; i < W; ++i)
+      if ((i & D) == 0) swap_blocks<D>(rows[i], rows[i + D], std::make_index_sequence<W>{});
+    transpose_rounds<D / 2>(rows);
+  }
+}
+#endif
+
+// rows[i][k] <- rows[k][i] for W rows of W lanes.
+template <std::size_t W, class V>
+inline void transpose_in_registers(V (&rows)[W]) {
+#if FLUXION_HAS_SHUFFLEVECTOR
+  transpose_rounds<W / 2>(rows);
+#else
+  for (std::size_t i = 0; i < W; ++i)
+    for (std::size_t k = i + 1; k < W; ++k) {
+      const auto v = rows[i][k];
+      rows[i][k] = rows[k][i];
+      rows[k][i] = v;
+    }
+#endif
+}
+
+// lanes[j * W + i] = src[i * instance_stride + j] for the N elements of W
+// instances (rows of N values, instance_stride apart; 0: one row for all).
+template <class L, std::size_t N, class T = typename L::value_type>
+void load_transposed(const T* src, std::ptrdiff_t instance_stride, T* lanes) {
+  constexpr std::size_t W = L::width, whole = N / W * W;
+  using V = typename L::vector;
+  for (std::size_t j = 0; j < whole; j += W) {
+    V rows[W];
+    for (std::size_t i = 0; i < W; ++i) std::memcpy(&rows[i], src + std::ptrdiff_t(i) * instance_stride + j, sizeof(V));
+    transpose_in_registers(rows);
+    for (std::size_t k = 0; k < W; ++k) std::memcpy(lanes + (j + k) * W, &rows[k], sizeof(V));
+  }
+  for (std::size_t j = whole; j < N; ++j)
+    for (std::size_t i = 0; i < W; ++i) lanes[j * W + i] = src[std::ptrdiff_t(i) * instance_stride + j];
+}
+
+// The reverse: dst[i * instance_stride + j] = lanes[j * W + i].
+template <class L, std::size_t N, class T = typename L::value_type>
+void store_transposed(const T* lanes, T* dst, std::ptrdiff_t instance_stride) {
+  constexpr std::size_t W = L::width, whole = N / W * W;
+  using V = typename L::vector;
+  for (std::size_t j = 0; j < whole; j += W) {
+    V rows[W];
+    for (std::size_t k = 0; k < W; ++k) std::memcpy(&rows[k], lanes + (j + k) * W, sizeof(V));
+    transpose_in_registers(rows);
+    for (std::size_t i = 0; i < W; ++i) std::memcpy(dst + std::ptrdiff_t(i) * instance_stride + j, &rows[i], sizeof(V));
+  }
+  for (std::size_t j = whole; j < N; ++j)
+    for (std::size_t i = 0; i < W; ++i) dst[std::ptrdiff_t(i) * instance_stride + j] = lanes[j * W + i];
+}
+
+}  // namespace fluxion::host::detail
