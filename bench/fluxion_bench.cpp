@@ -8,7 +8,9 @@
 //   fluxion-bench --target host [--batch 65536] [--repeats 15] [--threads N] [--sweep]
 //
 // --batch sets B for rhs and observe; the Jacobian (8360 values an instance)
-// uses min(B, 4096) instances, which its lines say. --sweep adds rhs over
+// uses min(B, 4096) instances, which its lines say. "rhs_no_arithmetic"
+// lines time the same drivers over the same buffers with a stand-in model
+// that does no arithmetic: what the data movement alone costs here. --sweep adds rhs over
 // B = 2^10 ... 2^22 (one thread and all cores). The device benchmark is
 // fluxion-bench-device (CUDA builds).
 #include <algorithm>
@@ -111,6 +113,38 @@ void rhs_and_observe(const options& o, std::size_t B, order how, unsigned thread
   emit("observe", name(how), dt, B, threads, so, 0);  // reads only the states it names
 }
 
+// Model A's sizes without its arithmetic: through the host batch drivers
+// it moves exactly the memory Model A moves (tiles, transposes, streaming
+// stores), and its evaluation only tells the compiler that it reads the
+// inputs and writes the outputs. Its time is the floor that a driver's data
+// movement puts under Model A on this machine ("rhs_no_arithmetic").
+template <class T>
+struct no_arithmetic {
+  using scalar = T;
+  static constexpr std::size_t n_states = model_a::n_states, n_params = model_a::n_params,
+                               n_observables = model_a::n_observables;
+  static void touch(const T* x, const T* p, T* out) { asm volatile("" : : "r"(x), "r"(p), "r"(out) : "memory"); }
+  void rhs(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* out, std::ptrdiff_t) const { touch(x, p, out); }
+  void rhs(T, const T* x, const T* p, T* out) const { touch(x, p, out); }
+  void observe(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* y, std::ptrdiff_t) const { touch(x, p, y); }
+  void observe(T, const T* x, const T* p, T* y) const { touch(x, p, y); }
+  template <class L, class SX, class SP, class SO>
+  void rhs_lanes(T, const T* x, SX, const T* p, SP, T* out, SO) const { touch(x, p, out); }
+  template <class L, class SX, class SP, class SO>
+  void observe_lanes(T, const T* x, SX, const T* p, SP, T* y, SO) const { touch(x, p, y); }
+};
+
+template <class T>
+void rhs_no_arithmetic(const options& o, std::size_t B, order how) {
+  using M = no_arithmetic<T>;
+  model_a_batch<T> d(B, how);
+  const double s = median_seconds(o.repeats, [&] {
+    fx::host::rhs(M{}, T(0), B, d.as_batch(std::as_const(d.x)), d.as_batch(std::as_const(d.p)), d.as_batch(d.dx));
+  });
+  emit("rhs_no_arithmetic", name(how), sizeof(T) == 8 ? "f64" : "f32", B, 1, s,
+       double(B) * (2.0 * M::n_states + M::n_params) * sizeof(T));
+}
+
 template <class T>
 void jacobian(const options& o, std::size_t B, order how, unsigned threads) {
   using M = fx::compiled<model_a::model, T>;
@@ -137,6 +171,7 @@ void run_dtype(const options& o) {
       if (how != order::soa_pitch) jacobian<T>(o, std::min<std::size_t>(o.batch, 4096), how, th);
       if (o.threads == 1) break;
     }
+    rhs_no_arithmetic<T>(o, o.batch, how);
   }
 }
 

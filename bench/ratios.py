@@ -7,8 +7,9 @@ device run (bench/run_device.sh) and one host run (bench/run_host.sh).
 Prints Markdown: fluxion against the hand-written CUDA kernel, JAX and
 PyTorch on the GPU (rhs at B = 2^20, sparse jac_x values at B = 16384), and
 against the hand-written C++ reference and NumPy on the host (one thread and
-all threads, AoS and SoA, at every B the host run measured both). A ratio is
-the peer's time over fluxion's: above 1, fluxion is faster.
+all threads, AoS and SoA, at every B the host run measured both), and the
+time of the drivers' data movement alone (rhs_no_arithmetic lines). A ratio
+is the peer's time over fluxion's: above 1, fluxion is faster.
 """
 import argparse
 from collections import defaultdict
@@ -51,9 +52,12 @@ def median(values):
 
 def host_tables(folder):
     flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), defaultdict(list), None
+    moves = defaultdict(list)  # rhs_no_arithmetic: the drivers' data movement alone
     for r in read_lines(folder):
         if r.get("target") == "host" and r.get("bench") == "rhs" and "layout" in r:
             flx[(r["layout"], r["dtype"], int(r["B"]), int(r.get("threads", 1)))].append(float(r["ns_per_instance"]))
+        elif r.get("target") == "host" and r.get("bench") == "rhs_no_arithmetic":
+            moves[(r["layout"], r["dtype"], int(r["B"]))].append(float(r["ns_per_instance"]))
         elif r.get("target") == "host" and r.get("bench") == "memcpy":
             bandwidth = float(r["GBps"])
         elif str(r.get("impl", "")).startswith("host-hand-"):
@@ -66,6 +70,7 @@ def host_tables(folder):
     runs = {k: len(v) for k, v in hand.items()}
     hand = {k: median(v) for k, v in hand.items()}
     numpy = {k: median(v) for k, v in numpy.items()}
+    moves = {k: median(v) for k, v in moves.items()}
     threads = max([t for (*_, t) in flx] or [1])
 
     def ns(v):
@@ -92,6 +97,13 @@ def host_tables(folder):
     out.append("")
     out.append(f"(medians over {max(runs.values() or [1])} alternating runs where both sides ran more than once; "
                "a ratio above 1: fluxion is faster)")
+    if moves:
+        out += ["", "| Model A rhs, one core: the driver's data movement alone | layout | dtype | B | no arithmetic "
+                "| Model A | half the hand AoS time (2x) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for (layout, dt, B), v in sorted(moves.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
+            ha = hand.get(("aos", dt, B))
+            out.append(f"| rhs | {layout.upper()} | {dt} | {B} | {ns(v)} | {ns(flx.get((layout, dt, B, 1)))} "
+                       f"| {ns(ha / 2 if ha else None)} |")
     if threads > 1:
         out += ["", f"| Model A rhs, 1 -> {threads} threads | layout | dtype | B | 1 thread | {threads} threads "
                 "| speed-up |", "| --- | --- | --- | --- | --- | --- | --- |"]
