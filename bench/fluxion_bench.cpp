@@ -10,9 +10,10 @@
 // --batch sets B for rhs and observe; the Jacobian (8360 values an instance)
 // uses min(B, 4096) instances, which its lines say. "rhs_no_arithmetic"
 // lines time the same drivers over the same buffers with a stand-in model
-// that does no arithmetic: what the data movement alone costs here. --sweep adds rhs over
-// B = 2^10 ... 2^22 (one thread and all cores). The device benchmark is
-// fluxion-bench-device (CUDA builds).
+// that does no arithmetic: what the data movement alone costs here.
+// --sweep adds rhs over B = 2^10 ... 2^22 (AoS, SoA and pitched SoA on one
+// thread, SoA on all cores). The device benchmark is fluxion-bench-device
+// (CUDA builds).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -208,8 +209,8 @@ int main(int argc, char** argv) {
     for (int e = 10; e <= 22; e += 2) {
       const std::size_t B = std::size_t(1) << e;
       for (const unsigned th : {1u, o.threads}) {
-        for (const order how : {order::soa, order::soa_pitch}) {
-          if (how == order::soa_pitch && th != 1) continue;  // one thread is enough to show the layout's effect
+        for (const order how : {order::aos, order::soa, order::soa_pitch}) {
+          if (how != order::soa && th != 1) continue;  // one thread is enough to show a layout's effect
           rhs_and_observe<double>(o, B, how, th, false);
           rhs_and_observe<float>(o, B, how, th, false);
         }

@@ -40,8 +40,8 @@ def series(folders):
             if r.get("target") == "device":
                 device[("fluxion", dt)][B].append(per_s)
             elif r.get("target") == "host":
-                # The sweep's SoA layouts; the AoS and in-cache lines (B = 256, 264) are in the tables.
-                if r["layout"] == "aos" or not sweep_size(B):
+                # The sweep's sizes; the in-cache lines (B = 256, 264) are in the tables.
+                if not sweep_size(B):
                     continue
                 threads = int(r.get("threads", 1))
                 host[(f"fluxion {r['layout'].upper()}, {threads} thread{'s' if threads > 1 else ''}", dt)][B].append(per_s)

@@ -57,10 +57,10 @@ for r in $(seq "$rounds"); do
 done
 [ -n "$py" ] || echo "run_host: NumPy unavailable, its rows are skipped" | tee "$out/numpy.err"
 "$build/bench/host-bandwidth" | tee "$out/host-bandwidth.jsonl"
-# Throughput against batch size: fluxion (SoA, one thread and all; SoA with
-# pitched rows, one thread) and the hand-written reference (up to 2^18: its
+# Throughput against batch size: fluxion (AoS, SoA and pitched SoA on one
+# thread, SoA on all) and the hand-written reference (up to 2^18: its
 # structure-of-arrays runs take seconds an evaluation beyond).
-"$build/bench/fluxion-bench" --target host --batch "$B" --sweep | grep -E '"layout": "soa(-pitch)?"' |
+"$build/bench/fluxion-bench" --target host --batch "$B" --sweep | grep -E '"bench": "rhs"' |
   tee "$out/fluxion-host-sweep.jsonl"
 for e in 10 12 14 16 18; do
   "$build/host_ref" $((1 << e)) | tee -a "$out/host-ref-sweep.jsonl"
