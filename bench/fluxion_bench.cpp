@@ -125,9 +125,13 @@ struct no_arithmetic {
   static constexpr std::size_t n_states = model_a::n_states, n_params = model_a::n_params,
                                n_observables = model_a::n_observables;
   static void touch(const T* x, const T* p, T* out) { asm volatile("" : : "r"(x), "r"(p), "r"(out) : "memory"); }
-  void rhs(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* out, std::ptrdiff_t) const { touch(x, p, out); }
+  void rhs(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* out, std::ptrdiff_t) const {
+    touch(x, p, out);
+  }
   void rhs(T, const T* x, const T* p, T* out) const { touch(x, p, out); }
-  void observe(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* y, std::ptrdiff_t) const { touch(x, p, y); }
+  void observe(T, const T* x, std::ptrdiff_t, const T* p, std::ptrdiff_t, T* y, std::ptrdiff_t) const {
+    touch(x, p, y);
+  }
   void observe(T, const T* x, const T* p, T* y) const { touch(x, p, y); }
   template <class L, class SX, class SP, class SO>
   void rhs_lanes(T, const T* x, SX, const T* p, SP, T* out, SO) const { touch(x, p, out); }

@@ -1,8 +1,10 @@
-// Batches spread over threads (fx::host::threads) and structure-of-arrays
-// batches evaluated several instances at a time (fluxion::lanes): Model A
-// against its hand-written reference (tests/support/model_a.hpp) for batch
-// sizes that leave remainders after every SIMD group and thread range, and
-// the lane type itself against scalar arithmetic.
+// Batches spread over threads (fx::host::threads), and structure-of-arrays
+// batches and array-of-structures right-hand sides evaluated several
+// instances at a time (fluxion::lanes): Model A against its hand-written
+// reference (tests/support/model_a.hpp) for batch sizes that leave
+// remainders after every SIMD group and thread range, at any alignment and
+// with padded, overlapping or broadcast records; a model smaller than one
+// vector (Lorenz); and the lane type itself against scalar arithmetic.
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
@@ -20,6 +22,7 @@
 #include <fluxion/exec/detail/streaming.hpp>
 #include <fluxion/exec/lanes.hpp>
 
+#include "support/flat_models.hpp"
 #include "support/model_a.hpp"
 
 namespace fx = fluxion;
@@ -81,7 +84,8 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
   // the next, so those batches go through tiles (host.hpp), with instances
   // left over after the last whole tile and after each thread's range.
   static_assert(1100 * sizeof(T) >= fx::host::detail::tile_from_stride_bytes);
-  static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 + model_a::n_params) < 1100);
+  static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 +
+                                                                             model_a::n_params) < 1100);
   // B = 6400: an AoS range of 8 MiB or more (on one thread) writes its
   // right-hand sides with streaming stores and prefetches its observables'
   // instances ahead, and an SoA one writes its tiles' outputs with streaming
@@ -162,7 +166,6 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
   constexpr std::size_t W = fx::lanes<T>::width, ns = M::n_states, np = M::n_params, guard = 64;
   static_assert(6400 * (2 * ns + np) * sizeof(T) >= fx::host::detail::stream_from_batch_bytes);
   for (const std::size_t B : {std::size_t(1), W - 1, W, W + 1, 2 * W + 3, std::size_t(203), std::size_t(6400)}) {
-    if (B == 0) continue;
     for (const std::size_t pad : {std::size_t(0), std::size_t(3)}) {
       for (const bool broadcast : {false, true}) {
         for (std::size_t shift = 0; shift < W; shift += (W > 4 ? 3 : 1)) {
@@ -172,10 +175,12 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
           // Values that the records leave out, and around the whole buffer, are sentinels.
           const auto place = [&](const std::vector<T>& v, std::size_t n, std::size_t count, std::size_t at) {
             std::vector<T> storage(count * (n + pad) + 2 * guard + 64, T(-7));
-            const std::size_t aligned = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
+            const std::size_t aligned =
+                (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
             const std::size_t first = aligned + guard + at;
             for (std::size_t b = 0; b < count; ++b)
-              std::copy_n(v.begin() + std::ptrdiff_t(b * n), n, storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
+              std::copy_n(v.begin() + std::ptrdiff_t(b * n), n,
+                          storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
             return std::pair{std::move(storage), first};
           };
           const std::size_t p_count = broadcast ? 1 : B;
@@ -188,8 +193,8 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
             const std::span<V> all(v.data() + at, (count - 1) * (n + pad) + n);
             return pad == 0 ? fx::aos(all) : fx::strided(all, 1, std::ptrdiff_t(n + pad));
           };
-          const fx::batch<const T> params =
-              broadcast ? fx::broadcast(std::span<const T>(p.data() + p_at, np)) : records(std::as_const(p), p_at, np, B);
+          const fx::batch<const T> params = broadcast ? fx::broadcast(std::span<const T>(p.data() + p_at, np))
+                                                      : records(std::as_const(p), p_at, np, B);
           fx::host::rhs(M{}, T(0), B, records(std::as_const(x), x_at, ns, B), params, records(dx, dx_at, ns, B));
           // The hand-written reference, with instance 0's parameters for all when broadcast.
           std::vector<T> expected = d.ref_dx;
@@ -206,6 +211,66 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
             if (!in_record && dx[i] != T(-7)) ++outside_written;
           }
           CHECK(outside_written == 0);
+          CHECK(x == x_before);
+          CHECK(p == p_before);
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("array-of-structures lanes for a model smaller than a vector: overlapping and broadcast "
+                   "records, threads",
+                   "[host][lanes][aos]", double, float) {
+  // Lorenz has 3 states and 3 parameters. With 8 or 16 lanes no whole
+  // vector fits in a record, and every element is moved one value at a time
+  // (before the first vector boundary or after the last whole vector); with
+  // 2 or 4 lanes some go through the transposes, depending on the alignment.
+  // States are read from overlapping records (instance b reads values b,
+  // b + 1, b + 2, instance stride 1) or broadcast; parameters from records 2
+  // values longer than the instance; the outputs are contiguous records.
+  using T = TestType;
+  using Ref = flat::lorenz::reference;
+  using M = fx::compiled<flat::lorenz::model, T>;
+  static_assert(M::n_states == 3 && M::n_params == 3);
+  constexpr std::size_t W = fx::lanes<T>::width, ns = 3, np = 3, p_record = np + 2, guard = 16;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> draw(-10.0, 10.0);
+  for (const std::size_t B : {W, W + 1, 3 * W + 2, std::size_t(1000)}) {
+    for (const unsigned threads : {1u, 3u}) {
+      for (const bool broadcast_states : {false, true}) {
+        for (std::size_t shift = 0; shift < W; ++shift) {
+          INFO("B = " << B << ", threads " << threads << (broadcast_states ? ", broadcast" : ", overlapping")
+                      << " states, " << shift << " values past a 64-byte boundary");
+          const std::size_t x_count = broadcast_states ? ns : B + ns - 1;
+          std::vector<T> x(guard + x_count + guard + 64, T(-7)), p(guard + B * p_record + guard + 64, T(-7));
+          std::vector<T> dx(guard + B * ns + guard + 64, T(-7));
+          const auto at = [&](const std::vector<T>& v, std::size_t offset) {
+            return (64 - reinterpret_cast<std::uintptr_t>(v.data()) % 64) % 64 / sizeof(T) + guard + offset;
+          };
+          const std::size_t x_at = at(x, shift), p_at = at(p, (shift + 1) % W), dx_at = at(dx, (shift + 2) % W);
+          for (std::size_t i = 0; i < x_count; ++i) x[x_at + i] = T(draw(rng));
+          for (std::size_t b = 0; b < B; ++b)
+            for (std::size_t j = 0; j < np; ++j) p[p_at + b * p_record + j] = T(std::abs(draw(rng)) + 1);
+          const auto x_before = x, p_before = p;
+          const std::span<const T> xs(x.data() + x_at, x_count);
+          fx::host::rhs(M{}, T(0.5), B, broadcast_states ? fx::broadcast(xs) : fx::strided(xs, 1, 1),
+                        fx::strided(std::span<const T>(p.data() + p_at, (B - 1) * p_record + np), 1, p_record),
+                        fx::aos(std::span<T>(dx.data() + dx_at, B * ns)), fx::host::threads(threads, 1));
+          double worst = 0;
+          for (std::size_t b = 0; b < B; ++b) {
+            const T* xb = x.data() + x_at + (broadcast_states ? 0 : b);
+            const T* pb = p.data() + p_at + b * p_record;
+            T expected[ns], scale[ns];
+            Ref::rhs(T(0.5), xb, pb, expected);
+            Ref::rhs_scale(T(0.5), xb, pb, scale);
+            for (std::size_t j = 0; j < ns; ++j)
+              worst = std::max(worst, std::abs(double(dx[dx_at + b * ns + j]) - double(expected[j])) /
+                                          (double(scale[j]) + 1e-3));
+          }
+          CHECK(worst < tolerance<T>);
+          CHECK(std::all_of(dx.begin(), dx.begin() + std::ptrdiff_t(dx_at), [](T v) { return v == T(-7); }));
+          CHECK(std::all_of(dx.begin() + std::ptrdiff_t(dx_at + B * ns), dx.end(), [](T v) { return v == T(-7); }));
           CHECK(x == x_before);
           CHECK(p == p_before);
         }

@@ -345,7 +345,8 @@ struct evaluator {
   // fluxion::lanes<T, W> (exec/lanes.hpp), and the instances are consecutive
   // in every buffer (instance stride 1, as in a structure-of-arrays batch);
   // xs, ps, os are element strides. The host batch drivers use these for
-  // structure-of-arrays batches. Host only.
+  // structure-of-arrays batches, and for array-of-structures right-hand
+  // sides transposed into small buffers of lanes. Host only.
   // The strides may also be compile-time constants (detail::fixed_stride).
   template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>
   void rhs_lanes(T t, const T* x, SX xs, const T* p, SP ps, T* dx, SO os) const {

@@ -10,7 +10,9 @@
 //
 // Batches whose instances are consecutive in every buffer (structure-of-
 // arrays) are evaluated several instances at once with the host's SIMD units
-// (fluxion::lanes), the rest one instance at a time. fx::host::threads(n)
+// (fluxion::lanes), and so are the right-hand sides of batches whose
+// elements are consecutive (array-of-structures records, transposed into
+// lanes and back); the rest one instance at a time. fx::host::threads(n)
 // spreads a batch over n threads, each on a contiguous range of instances.
 #include <algorithm>
 #include <cstddef>
@@ -44,7 +46,7 @@ struct threads {
       : count(n > 0 ? n : 1), min_values(min_values_per_thread) {}
 };
 
-// The SIMD width, in bytes, that structure-of-arrays batches use here (0 when
+// The SIMD width, in bytes, that the batch drivers' lanes use here (0 when
 // compiled by nvcc, whose host pass evaluates one instance at a time).
 #if defined(__CUDACC__)
 inline constexpr std::size_t simd_bytes_used = 0;
@@ -86,7 +88,7 @@ void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t 
 }
 
 inline constexpr std::size_t range_grain = 64;
-// Structure-of-arrays batches go through tiles (evaluate_range) when their
+// Structure-of-arrays batches go through tiles (evaluate_soa_lanes) when their
 // element streams are at least this far apart; a tile spans up to
 // tile_max_lines cache lines of each element, and its buffer up to
 // tile_buffer_bytes (so that it stays in L2).
@@ -278,10 +280,10 @@ void evaluate_soa_lanes(const M& m, typename M::scalar t, const checked_call<typ
 // transpose.hpp), evaluated there, and transposed back into the rows of the
 // outputs (Model A, B = 264: 142 -> 75 ns an instance in double, 133 -> 48
 // in float; the transposes cost about as much as the evaluation). Beyond L2
-// the outputs leave through streaming stores when their rows are contiguous
-// (B = 65536: 233-290 -> 208-214 ns in double, 148-222 -> 80 ns in float). The last group ends at `end`, overlapping the
-// one before it (its instances evaluated twice, to the same values).
-// Inputs with instance stride 0 (broadcast) are transposed once.
+// the outputs leave through streaming stores when their rows are contiguous.
+// The last group ends at `end`, overlapping the one before it (its instances
+// evaluated twice, to the same values). Inputs with instance stride 0
+// (broadcast) are transposed once.
 template <class L, class M>
 void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
                    std::size_t end) {
@@ -294,7 +296,8 @@ void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename
   T* const ol = pl + M::n_params * W;
   T* const rows = ol + n_out * W;  // outputs transposed back, for streaming
   const bool stream_out = std::size_t(c.out.instance_stride) == n_out &&
-                          (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >= stream_from_batch_bytes;
+                          (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >=
+                              stream_from_batch_bytes;
   if (c.x.instance_stride == 0) load_transposed<L, M::n_states>(c.x.data, 0, xl);
   if (c.p.instance_stride == 0) load_transposed<L, M::n_params>(c.p.data, 0, pl);
   const auto group_at = [&](std::size_t i) {
