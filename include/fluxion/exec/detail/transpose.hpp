@@ -24,8 +24,11 @@
 
 namespace fluxion::host::detail {
 
-// Whether the transposes run in registers here; without them, moving
-// instances into lanes costs about what evaluating them one at a time does.
+// Whether the transposes run in registers here (the compiler has
+// __builtin_shufflevector: GCC 12 and later, Clang). Without it the batch
+// drivers leave array-of-structures right-hand sides one instance at a time
+// rather than transpose them value by value (transpose_in_registers' other
+// branch, kept so that the header compiles everywhere).
 inline constexpr bool register_transpose = FLUXION_HAS_SHUFFLEVECTOR;
 
 #if FLUXION_HAS_SHUFFLEVECTOR
