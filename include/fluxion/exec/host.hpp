@@ -16,7 +16,6 @@
 // spreads a batch over n threads, each on a contiguous range of instances.
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <span>
 #include <thread>
 #include <type_traits>
@@ -118,10 +117,7 @@ template <class T>
 class line_aligned_scratch {
  public:
   explicit line_aligned_scratch(std::size_t n) : storage_(n + cache_line_bytes / sizeof(T)) {}
-  T* data() {
-    const std::size_t past = reinterpret_cast<std::uintptr_t>(storage_.data()) % cache_line_bytes;
-    return storage_.data() + (past == 0 ? 0 : (cache_line_bytes - past) / sizeof(T));
-  }
+  T* data() { return storage_.data() + values_to_boundary(storage_.data(), cache_line_bytes); }
 
  private:
   std::vector<T> storage_;
@@ -230,10 +226,9 @@ void evaluate_soa_lanes(const M& m, typename M::scalar t, const checked_call<typ
   // group ends at `end`, overlapping the one before it, so that no instance
   // is left to the scalar code.
   std::size_t b = begin;
-  const std::size_t past_alignment = reinterpret_cast<std::uintptr_t>(at_instance(c.x, b)) % sizeof(L) / sizeof(T);
-  if (past_alignment != 0) {
+  if (const std::size_t to_aligned = values_to_boundary(at_instance(c.x, b), sizeof(L)); to_aligned != 0) {
     group_at(b);
-    b += L::width - past_alignment;
+    b += to_aligned;
   }
   // Every element of a structure-of-arrays batch is its own memory stream.
   // When they lie far apart (a large batch), hundreds of them compete for

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include <fluxion/exec/detail/alignment.hpp>
 #if defined(__SSE2__) && !defined(__CUDACC__)
 #  include <immintrin.h>
 #  define FLUXION_HAS_STREAMING_STORES 1
@@ -33,9 +35,9 @@ void copy_streaming(const T* src, std::size_t n, T* dst) {
 #if FLUXION_HAS_STREAMING_STORES
   if constexpr (std::is_trivially_copyable_v<T> && stream_bytes % sizeof(T) == 0) {
     constexpr std::size_t per = stream_bytes / sizeof(T);
-    const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(dst) % stream_bytes;
-    if (misaligned % sizeof(T) == 0) {
-      const std::size_t head = std::min(n, misaligned == 0 ? 0 : (stream_bytes - misaligned) / sizeof(T));
+    // Only where the stream boundaries fall between values of dst.
+    if (reinterpret_cast<std::uintptr_t>(dst) % stream_bytes % sizeof(T) == 0) {
+      const std::size_t head = std::min(n, values_to_boundary(dst, stream_bytes));
       std::copy_n(src, head, dst);
       std::size_t i = head;
       // Bytes, whatever T is: the integer forms of the loads and stores.

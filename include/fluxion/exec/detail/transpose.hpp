@@ -7,10 +7,10 @@
 // Host only: the lanes are the compiler's vector extensions.
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 #include <utility>
 
+#include <fluxion/exec/detail/alignment.hpp>
 #include <fluxion/exec/lanes.hpp>
 
 #if defined(__has_builtin)
@@ -72,17 +72,24 @@ inline void transpose_in_registers(V (&rows)[W]) {
 #endif
 }
 
-// Elements before the first whole vector of a row starting at `row` (when
-// the row is vector-aligned, 0). Vectors that straddle two cache lines cost
-// two accesses (Model A in cache, double: 134-146 against 76-79 ns an
-// instance); buffers from std::vector or malloc are only 16-byte aligned,
-// and in records a multiple of the vector long, every row is aligned alike.
-template <class V, class T>
-std::size_t elements_to_vector_boundary(const T* row) {
-  const std::size_t past = reinterpret_cast<std::uintptr_t>(row) % sizeof(V);
-  return past == 0 ? 0 : (sizeof(V) - past) / sizeof(T);
+// W vectors at from + r * from_stride (r < W), transposed, to
+// to + r * to_stride: W elements of W records into W vectors of lanes, or
+// back.
+template <std::size_t W, class V, class T>
+inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to, std::ptrdiff_t to_stride) {
+  V rows[W];
+  for (std::size_t r = 0; r < W; ++r) std::memcpy(&rows[r], from + std::ptrdiff_t(r) * from_stride, sizeof(V));
+  transpose_in_registers(rows);
+  for (std::size_t r = 0; r < W; ++r) std::memcpy(to + std::ptrdiff_t(r) * to_stride, &rows[r], sizeof(V));
 }
 
+// Both directions start the whole vectors at a vector boundary of the first
+// record (the elements before it, and after the last whole vector, one value
+// at a time): vectors that straddle two cache lines cost two accesses (Model
+// A in cache, double: 134-146 against 76-79 ns an instance); buffers from
+// std::vector or malloc are only 16-byte aligned, and in records a multiple
+// of the vector long, every record is aligned alike.
+//
 // lanes[j * W + i] = src[i * instance_stride + j] for the N elements of W
 // instances (rows of N values, instance_stride apart; 0: one row for all).
 template <class L, std::size_t N, class T = typename L::value_type>
@@ -93,14 +100,9 @@ void load_transposed(const T* src, std::ptrdiff_t instance_stride, T* lanes) {
     for (std::size_t j = from; j < to; ++j)
       for (std::size_t i = 0; i < W; ++i) lanes[j * W + i] = src[std::ptrdiff_t(i) * instance_stride + j];
   };
-  std::size_t j = std::min(N, elements_to_vector_boundary<V>(src));
+  std::size_t j = std::min(N, values_to_boundary(src, sizeof(V)));
   one_by_one(0, j);
-  for (; j + W <= N; j += W) {
-    V rows[W];
-    for (std::size_t i = 0; i < W; ++i) std::memcpy(&rows[i], src + std::ptrdiff_t(i) * instance_stride + j, sizeof(V));
-    transpose_in_registers(rows);
-    for (std::size_t k = 0; k < W; ++k) std::memcpy(lanes + (j + k) * W, &rows[k], sizeof(V));
-  }
+  for (; j + W <= N; j += W) transpose_block<W, V>(src + j, instance_stride, lanes + j * W, W);
   one_by_one(j, N);
 }
 
@@ -113,14 +115,9 @@ void store_transposed(const T* lanes, T* dst, std::ptrdiff_t instance_stride) {
     for (std::size_t j = from; j < to; ++j)
       for (std::size_t i = 0; i < W; ++i) dst[std::ptrdiff_t(i) * instance_stride + j] = lanes[j * W + i];
   };
-  std::size_t j = std::min(N, elements_to_vector_boundary<V>(dst));
+  std::size_t j = std::min(N, values_to_boundary(dst, sizeof(V)));
   one_by_one(0, j);
-  for (; j + W <= N; j += W) {
-    V rows[W];
-    for (std::size_t k = 0; k < W; ++k) std::memcpy(&rows[k], lanes + (j + k) * W, sizeof(V));
-    transpose_in_registers(rows);
-    for (std::size_t i = 0; i < W; ++i) std::memcpy(dst + std::ptrdiff_t(i) * instance_stride + j, &rows[i], sizeof(V));
-  }
+  for (; j + W <= N; j += W) transpose_block<W, V>(lanes + j * W, W, dst + j, instance_stride);
   one_by_one(j, N);
 }
 
