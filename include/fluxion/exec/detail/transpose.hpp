@@ -74,9 +74,10 @@ inline void transpose_in_registers(V (&rows)[W]) {
 
 // W vectors at from + r * from_stride (r < W), transposed, to
 // to + r * to_stride: W elements of W records into W vectors of lanes, or
-// back.
+// back. Always inlined: as a call, its W vectors go through memory (Model
+// A in cache, double: 114 against 72 ns an instance).
 template <std::size_t W, class V, class T>
-inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to, std::ptrdiff_t to_stride) {
+[[gnu::always_inline]] inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to, std::ptrdiff_t to_stride) {
   V rows[W];
   for (std::size_t r = 0; r < W; ++r) std::memcpy(&rows[r], from + std::ptrdiff_t(r) * from_stride, sizeof(V));
   transpose_in_registers(rows);
