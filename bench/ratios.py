@@ -8,7 +8,9 @@ Prints Markdown: fluxion against the hand-written CUDA kernel, JAX and
 PyTorch on the GPU (rhs at B = 2^20, sparse jac_x values at B = 16384), and
 against the hand-written C++ reference and NumPy on the host (one thread and
 all threads, AoS and SoA, at every B the host run measured both), and the
-time of the drivers' data movement alone (rhs_no_arithmetic lines). A ratio
+time of the drivers' data movement alone (rhs_no_arithmetic lines) beside
+what moving the same bytes costs without fluxion (memcpy and the
+hand-written movers of host-movement). A ratio
 is the peer's time over fluxion's: above 1, fluxion is faster.
 """
 import argparse
@@ -51,15 +53,18 @@ def median(values):
 
 
 def host_tables(folder):
-    flx, hand, numpy, bandwidth = defaultdict(list), defaultdict(list), defaultdict(list), None
+    flx, hand, numpy, copies = defaultdict(list), defaultdict(list), defaultdict(list), []
     moves = defaultdict(list)  # rhs_no_arithmetic: the drivers' data movement alone
+    movers = defaultdict(list)  # host-movement: the same bytes moved by hand-written code
     for r in read_lines(folder):
         if r.get("target") == "host" and r.get("bench") == "rhs" and "layout" in r:
             flx[(r["layout"], r["dtype"], int(r["B"]), int(r.get("threads", 1)))].append(float(r["ns_per_instance"]))
         elif r.get("target") == "host" and r.get("bench") == "rhs_no_arithmetic":
             moves[(r["layout"], r["dtype"], int(r["B"]))].append(float(r["ns_per_instance"]))
         elif r.get("target") == "host" and r.get("bench") == "memcpy":
-            bandwidth = float(r["GBps"])
+            copies.append(float(r["GBps"]))
+        elif r.get("target") == "host" and r.get("bench") == "movement":
+            movers[(r["mover"], r["dtype"], int(r["B"]))].append(float(r["ns_per_instance"]))
         elif str(r.get("impl", "")).startswith("host-hand-"):
             layout = r["impl"].split("-")[-1]
             for dt in ("f64", "f32"):
@@ -71,6 +76,8 @@ def host_tables(folder):
     hand = {k: median(v) for k, v in hand.items()}
     numpy = {k: median(v) for k, v in numpy.items()}
     moves = {k: median(v) for k, v in moves.items()}
+    movers = {k: median(v) for k, v in movers.items()}
+    bandwidth = median(copies) if copies else None
     threads = max([t for (*_, t) in flx] or [1])
 
     def ns(v):
@@ -110,6 +117,24 @@ def host_tables(folder):
             ha = hand.get(("aos", dt, B))
             out.append(f"| rhs | {layout.upper()} | {dt} | {B} | {ns(v)} | {ns(flx.get((layout, dt, B, 1)))} "
                        f"| {ns(ha / 2 if ha else None)} |")
+    # What bounds the structure-of-arrays ratio beyond L2: the same bytes
+    # (206 values in, 128 out an instance) moved by memcpy at its median
+    # rate, by a hand-written mover in one stream (AoS order), and by the best
+    # hand-written mover in SoA order, against half the hand-written AoS time.
+    if movers:
+        out += ["", "| Model A rhs, one core: moving its bytes | dtype | B | half the hand AoS time (2x) "
+                "| memcpy of the bytes | hand-written mover, one stream | best hand-written SoA mover "
+                "| fluxion SoA, no arithmetic | fluxion SoA |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for B in sorted({B for (_, _, B) in movers}):
+            for dt, size in (("f64", 8), ("f32", 4)):
+                ha = hand.get(("aos", dt, B))
+                soa = [(v, m) for (m, d, b), v in movers.items() if d == dt and b == B and m.startswith("soa")]
+                best = min(soa) if soa else None
+                copy = (206 + 128) * size / bandwidth if bandwidth else None
+                out.append(f"| rhs | {dt} | {B} | {ns(ha / 2 if ha else None)} | {ns(copy)} "
+                           f"| {ns(movers.get(('one-stream', dt, B)))} "
+                           f"| {ns(best[0]) + ' (' + best[1] + ')' if best else '—'} "
+                           f"| {ns(moves.get(('soa', dt, B)))} | {ns(flx.get(('soa', dt, B, 1)))} |")
     if threads > 1:
         out += ["", f"| Model A rhs, 1 -> {threads} threads | layout | dtype | B | 1 thread | {threads} threads "
                 "| speed-up |", "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -118,7 +143,8 @@ def host_tables(folder):
                 w = flx[(layout, dt, B, threads)]
                 out.append(f"| rhs | {layout.upper()} | {dt} | {B} | {ns(v)} | {ns(w)} | {v / w:.2f}x |")
     if bandwidth:
-        out += ["", f"One thread's memory bandwidth (memcpy, read + write): {bandwidth:.1f} GB/s."]
+        out += ["", f"One thread's memory bandwidth (memcpy, read + write, median of {len(copies)}): "
+                f"{bandwidth:.1f} GB/s."]
     return out
 
 

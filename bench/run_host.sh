@@ -22,7 +22,7 @@ cxx=${CXX:-c++}
 reconfigure=""; [ -f "$build/build.ninja" ] && reconfigure="--reconfigure"
 CXX=$cxx meson setup $reconfigure "$build" "$here" --buildtype=release -Dtests=false >"$out/host-setup.log" 2>&1 ||
   { tail -20 "$out/host-setup.log"; exit 1; }
-meson compile -C "$build" bench/fluxion-bench bench/host-bandwidth >"$out/host-compile.log" 2>&1 ||
+meson compile -C "$build" bench/fluxion-bench bench/host-bandwidth bench/host-movement >"$out/host-compile.log" 2>&1 ||
   { tail -30 "$out/host-compile.log"; exit 1; }
 "$cxx" -O3 -march=native -std=c++20 "$peers/host_ref.cpp" -o "$build/host_ref" || exit 1
 rounds=${ROUNDS:-3}
@@ -54,9 +54,12 @@ for r in $(seq "$rounds"); do
   for dt in f64 f32; do
     [ -n "$py" ] && timeout 300 "$py" "$peers/rhs_peers.py" numpy "$dt" "$B" 2>>"$out/numpy.err" | tee -a "$out/numpy.jsonl"
   done
+  # What moving Model A's bytes costs without fluxion: memcpy, and hand-written
+  # movers in each order (the floor beyond L2).
+  "$build/bench/host-bandwidth" | tee -a "$out/host-bandwidth.jsonl"
+  "$build/bench/host-movement" "$B" | tee -a "$out/host-movement.jsonl"
 done
 [ -n "$py" ] || echo "run_host: NumPy unavailable, its rows are skipped" | tee "$out/numpy.err"
-"$build/bench/host-bandwidth" | tee "$out/host-bandwidth.jsonl"
 # Throughput against batch size: fluxion (AoS, SoA and pitched SoA on one
 # thread, SoA on all) and the hand-written reference (up to 2^18: its
 # structure-of-arrays runs take seconds an evaluation beyond).
