@@ -87,9 +87,9 @@ TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written
   static_assert(fx::host::detail::soa_tile_instances<T, fx::lanes<T>::width>(model_a::n_states * 2 +
                                                                              model_a::n_params) < 1100);
   // B = 6400: an AoS range of 8 MiB or more (on one thread) writes its
-  // right-hand sides with streaming stores and prefetches its observables'
-  // instances ahead, and an SoA one writes its tiles' outputs with streaming
-  // stores.
+  // right-hand sides with streaming stores while requesting later groups'
+  // records, and prefetches its observables' instances ahead, and an SoA
+  // one writes its tiles' outputs with streaming stores.
   static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=
                 fx::host::detail::aos_prefetch_from_batch_bytes);
   static_assert(6400 * (2 * model_a::n_states + model_a::n_params) * sizeof(T) >=

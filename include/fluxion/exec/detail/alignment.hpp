@@ -8,6 +8,8 @@
 
 namespace fluxion::host::detail {
 
+inline constexpr std::size_t cache_line_bytes = 64;
+
 // Values of T from p to the next address that is a multiple of `bytes` (0
 // when p is one). p is aligned to T, so the distance is whole values when
 // `bytes` is a multiple of sizeof(T).

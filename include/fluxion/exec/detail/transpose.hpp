@@ -93,8 +93,13 @@ template <std::size_t W, class V, class T>
 //
 // lanes[j * W + i] = src[i * instance_stride + j] for the N elements of W
 // instances (rows of N values, instance_stride apart; 0: one row for all).
-template <class L, std::size_t N, class T = typename L::value_type>
-void load_transposed(const T* src, std::ptrdiff_t instance_stride, T* lanes) {
+// after_block() runs after each W x W block (the batch driver spreads its
+// requests for later groups' records over them).
+struct no_step {
+  void operator()() const {}
+};
+template <class L, std::size_t N, class T = typename L::value_type, class AfterBlock = no_step>
+void load_transposed(const T* src, std::ptrdiff_t instance_stride, T* lanes, AfterBlock after_block = {}) {
   constexpr std::size_t W = L::width;
   using V = typename L::vector;
   const auto one_by_one = [&](std::size_t from, std::size_t to) {
@@ -103,7 +108,10 @@ void load_transposed(const T* src, std::ptrdiff_t instance_stride, T* lanes) {
   };
   std::size_t j = std::min(N, values_to_boundary(src, sizeof(V)));
   one_by_one(0, j);
-  for (; j + W <= N; j += W) transpose_block<W, V>(src + j, instance_stride, lanes + j * W, W);
+  for (; j + W <= N; j += W) {
+    transpose_block<W, V>(src + j, instance_stride, lanes + j * W, W);
+    after_block();
+  }
   one_by_one(j, N);
 }
 
