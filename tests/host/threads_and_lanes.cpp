@@ -219,6 +219,55 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
   }
 }
 
+TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes in a range large enough to request "
+                   "records ahead",
+                   "[host][lanes][aos]", double, float) {
+  // From aos_lanes_prefetch_from_batch_bytes on (64 MiB: 25 K instances of
+  // Model A in double, 50 K in float), each group requests the records of
+  // a group further on between its transposes; the last groups, with none
+  // that far ahead, request nothing. Records dense or 3 values longer than
+  // the instance (the gaps stay untouched), states misaligned.
+  using T = TestType;
+  using M = fx::compiled<model_a::model, T>;
+  constexpr std::size_t W = fx::lanes<T>::width, ns = M::n_states, np = M::n_params;
+  constexpr std::size_t instance_bytes = (2 * ns + np) * sizeof(T);
+  const std::size_t B = fx::host::detail::aos_lanes_prefetch_from_batch_bytes / instance_bytes + 2 * W + 5;
+  REQUIRE(B * instance_bytes >= fx::host::detail::aos_lanes_prefetch_from_batch_bytes);
+  const batch_data<T> d(B, false);
+  for (const std::size_t pad : {std::size_t(0), std::size_t(3)}) {
+    INFO("B = " << B << ", records " << pad << " values longer");
+    const std::size_t shift = 1;  // values past a 64-byte boundary
+    const auto place = [&](const std::vector<T>& v, std::size_t n) {
+      std::vector<T> storage(B * (n + pad) + 64, T(-7));
+      const std::size_t first = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T) + shift;
+      for (std::size_t b = 0; b < B; ++b)
+        std::copy_n(v.begin() + std::ptrdiff_t(b * n), n, storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
+      return std::pair{std::move(storage), first};
+    };
+    auto [x, x_at] = place(d.x, ns);
+    auto [p, p_at] = place(d.p, np);
+    auto [dx, dx_at] = place(std::vector<T>(B * ns, T(-7)), ns);
+    const auto x_before = x, p_before = p;
+    const auto records = [&](auto& v, std::size_t at, std::size_t n) {
+      using V = std::remove_reference_t<decltype(v[0])>;
+      return fx::strided(std::span<V>(v.data() + at, (B - 1) * (n + pad) + n), 1, std::ptrdiff_t(n + pad));
+    };
+    fx::host::rhs(M{}, T(0), B, records(std::as_const(x), x_at, ns), records(std::as_const(p), p_at, np),
+                  records(dx, dx_at, ns), fx::host::threads(1));
+    std::vector<T> got(B * ns);
+    std::size_t outside_written = 0;
+    for (std::size_t i = 0; i < dx.size(); ++i) {
+      const bool in_record = i >= dx_at && (i - dx_at) / (ns + pad) < B && (i - dx_at) % (ns + pad) < ns;
+      if (in_record) got[(i - dx_at) / (ns + pad) * ns + (i - dx_at) % (ns + pad)] = dx[i];
+      else if (dx[i] != T(-7)) ++outside_written;
+    }
+    CHECK(d.max_rel(got, d.ref_dx, ns) < tolerance<T>);
+    CHECK(outside_written == 0);
+    CHECK(x == x_before);
+    CHECK(p == p_before);
+  }
+}
+
 TEMPLATE_TEST_CASE("array-of-structures lanes for a model smaller than a vector: overlapping and broadcast "
                    "records, threads",
                    "[host][lanes][aos]", double, float) {

@@ -102,10 +102,13 @@ inline constexpr std::size_t tile_from_stride_bytes = FLUXION_TILE_FROM_STRIDE_B
 // only costs instructions).
 inline constexpr std::size_t aos_prefetch_from_bytes = 256;
 inline constexpr std::size_t aos_prefetch_from_batch_bytes = std::size_t(8) << 20;
-// In such ranges, the lanes path of array-of-structures right-hand sides
-// requests the records of the group this many groups ahead (1, 2 and 4
-// timed alike).
+// The lanes path of array-of-structures right-hand sides requests the
+// records of the group this many groups ahead (1, 2 and 4 timed alike), in
+// ranges of at least this many bytes: Model A gained at 87 MB and beyond,
+// nothing at 22-44 MB, and lost a fifth at 11 MB (double, B = 4096), which
+// L3 holds and its own prefetchers serve.
 inline constexpr std::size_t aos_lanes_prefetch_groups = 2;
+inline constexpr std::size_t aos_lanes_prefetch_from_batch_bytes = std::size_t(64) << 20;
 // Tiles write their outputs with streaming stores in ranges of at least
 // this many bytes (beyond L2; in cache, the outputs are better left there).
 #ifndef FLUXION_STREAM_FROM_BATCH_BYTES
@@ -283,11 +286,11 @@ void evaluate_soa_lanes(const M& m, typename M::scalar t, const checked_call<typ
 // the outputs leave through streaming stores when their rows are contiguous.
 // The last group ends at `end`, overlapping the one before it (its instances
 // evaluated twice, to the same values). Inputs with instance stride 0
-// (broadcast) are transposed once. Beyond L2 the records of a group further
-// on are requested a slice at a time between the transposes (Model A,
-// B = 65536: about a tenth less time, here and on the H200 machine's CPU),
-// for inputs whose records leave less than a line between them, so that
-// every line requested holds inputs.
+// (broadcast) are transposed once. Beyond L3's reach, the records of a
+// group further on are requested a slice at a time between the transposes
+// (Model A, B = 65536: about a tenth less time, here and on the H200
+// machine's CPU), for inputs whose records leave less than a line between
+// them, so that every line requested holds inputs.
 template <class L, class M>
 void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
                    std::size_t end) {
@@ -303,7 +306,7 @@ void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename
                           (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >=
                               stream_from_batch_bytes;
   const bool prefetch =
-      (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >= aos_prefetch_from_batch_bytes;
+      (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >= aos_lanes_prefetch_from_batch_bytes;
   const auto add_records = [](spread_prefetch& to, const checked_buffer<const T>& in, std::size_t n, std::size_t i) {
     const std::size_t stride = std::size_t(in.instance_stride);
     if (stride != 0 && (stride - std::min(stride, n)) * sizeof(T) < cache_line_bytes)
