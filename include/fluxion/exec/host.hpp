@@ -104,9 +104,9 @@ inline constexpr std::size_t aos_prefetch_from_bytes = 256;
 inline constexpr std::size_t aos_prefetch_from_batch_bytes = std::size_t(8) << 20;
 // The lanes path of array-of-structures right-hand sides requests the
 // records of the group this many groups ahead (1, 2 and 4 timed alike), in
-// ranges of at least this many bytes: Model A gained at 87 MB and beyond,
-// nothing at 22-44 MB, and lost a fifth at 11 MB (double, B = 4096), which
-// L3 holds and its own prefetchers serve.
+// ranges of at least this many bytes: Model A gained about a tenth at 87 MB
+// and beyond, nothing or lost 6% at 22-44 MB, and lost a fifth at 11 MB
+// (double, B = 4096), where L3 and its own prefetchers serve it.
 inline constexpr std::size_t aos_lanes_prefetch_groups = 2;
 inline constexpr std::size_t aos_lanes_prefetch_from_batch_bytes = std::size_t(64) << 20;
 // Tiles write their outputs with streaming stores in ranges of at least
@@ -286,11 +286,11 @@ void evaluate_soa_lanes(const M& m, typename M::scalar t, const checked_call<typ
 // the outputs leave through streaming stores when their rows are contiguous.
 // The last group ends at `end`, overlapping the one before it (its instances
 // evaluated twice, to the same values). Inputs with instance stride 0
-// (broadcast) are transposed once. Beyond L3's reach, the records of a
-// group further on are requested a slice at a time between the transposes
-// (Model A, B = 65536: about a tenth less time, here and on the H200
-// machine's CPU), for inputs whose records leave less than a line between
-// them, so that every line requested holds inputs.
+// (broadcast) are transposed once. In ranges of 64 MiB or more, the records
+// of a group further on are requested a slice at a time between the
+// transposes (Model A, B = 65536: about a tenth less time, here and on the
+// H200 machine's CPU), for inputs whose records leave less than a line
+// between them, so that every line requested holds inputs.
 template <class L, class M>
 void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename M::scalar>& c, std::size_t begin,
                    std::size_t end) {
