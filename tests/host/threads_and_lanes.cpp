@@ -74,6 +74,49 @@ struct batch_data {
 template <class T>
 constexpr double tolerance = sizeof(T) == 8 ? 1e-13 : 1e-4;
 
+// `count` array-of-structures records of n values, each `pad` values longer
+// than n, the first `shift` values past a 64-byte boundary, in storage
+// whose every other value (the gaps, and `guard` values before and after)
+// is a sentinel.
+template <class T>
+struct sentinel_records {
+  static constexpr T sentinel = T(-7);
+  std::size_t n, count, pad, first;
+  std::vector<T> storage;
+  sentinel_records(const std::vector<T>& values, std::size_t n_, std::size_t count_, std::size_t pad_,
+                   std::size_t shift, std::size_t guard)
+      : n(n_), count(count_), pad(pad_), storage(count_ * (n_ + pad_) + 2 * guard + 64, sentinel) {
+    first = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T) + guard + shift;
+    for (std::size_t b = 0; b < count; ++b)
+      std::copy_n(values.begin() + std::ptrdiff_t(b * n), n, storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
+  }
+  const T* data() const { return storage.data() + first; }
+  // The records as a batch: fx::aos when they are dense, strided otherwise.
+  template <class V>
+  static fx::batch<V> as_batch(V* at, std::size_t n, std::size_t count, std::size_t pad) {
+    const std::span<V> all(at, (count - 1) * (n + pad) + n);
+    return pad == 0 ? fx::aos(all) : fx::strided(all, 1, std::ptrdiff_t(n + pad));
+  }
+  fx::batch<const T> in() const { return as_batch(data(), n, count, pad); }
+  fx::batch<T> out() { return as_batch(storage.data() + first, n, count, pad); }
+  bool in_record(std::size_t i) const {
+    return i >= first && (i - first) / (n + pad) < count && (i - first) % (n + pad) < n;
+  }
+  // The records' values, without their gaps.
+  std::vector<T> values() const {
+    std::vector<T> v(count * n);
+    for (std::size_t b = 0; b < count; ++b)
+      std::copy_n(storage.begin() + std::ptrdiff_t(first + b * (n + pad)), n, v.begin() + std::ptrdiff_t(b * n));
+    return v;
+  }
+  // Values outside the records that are no longer sentinels.
+  std::size_t written_outside() const {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < storage.size(); ++i) k += !in_record(i) && storage[i] != sentinel;
+    return k;
+  }
+};
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("Model A over threads and SIMD lanes matches the hand-written reference", "[host][threads][lanes]",
@@ -172,47 +215,22 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes: any alig
           INFO("B = " << B << ", records " << pad << " values longer, " << (broadcast ? "broadcast" : "per-instance")
                       << " parameters, " << shift << " values past a 64-byte boundary");
           batch_data<T> d(B, false);
-          // Values that the records leave out, and around the whole buffer, are sentinels.
-          const auto place = [&](const std::vector<T>& v, std::size_t n, std::size_t count, std::size_t at) {
-            std::vector<T> storage(count * (n + pad) + 2 * guard + 64, T(-7));
-            const std::size_t aligned =
-                (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
-            const std::size_t first = aligned + guard + at;
-            for (std::size_t b = 0; b < count; ++b)
-              std::copy_n(v.begin() + std::ptrdiff_t(b * n), n,
-                          storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
-            return std::pair{std::move(storage), first};
-          };
-          const std::size_t p_count = broadcast ? 1 : B;
-          auto [x, x_at] = place(d.x, ns, B, shift);
-          auto [p, p_at] = place(d.p, np, p_count, (shift + 1) % W);
-          auto [dx, dx_at] = place(std::vector<T>(B * ns, T(-7)), ns, B, (shift + W / 2) % W);
-          const auto x_before = x, p_before = p;
-          const auto records = [&](auto& v, std::size_t at, std::size_t n, std::size_t count) {
-            using V = std::remove_reference_t<decltype(v[0])>;
-            const std::span<V> all(v.data() + at, (count - 1) * (n + pad) + n);
-            return pad == 0 ? fx::aos(all) : fx::strided(all, 1, std::ptrdiff_t(n + pad));
-          };
-          const fx::batch<const T> params = broadcast ? fx::broadcast(std::span<const T>(p.data() + p_at, np))
-                                                      : records(std::as_const(p), p_at, np, B);
-          fx::host::rhs(M{}, T(0), B, records(std::as_const(x), x_at, ns, B), params, records(dx, dx_at, ns, B));
+          const sentinel_records<T> x(d.x, ns, B, pad, shift, guard);
+          const sentinel_records<T> p(d.p, np, broadcast ? 1 : B, pad, (shift + 1) % W, guard);
+          sentinel_records<T> dx(std::vector<T>(B * ns, sentinel_records<T>::sentinel), ns, B, pad,
+                                 (shift + W / 2) % W, guard);
+          const auto x_before = x.storage, p_before = p.storage;
+          const fx::batch<const T> params = broadcast ? fx::broadcast(std::span<const T>(p.data(), np)) : p.in();
+          fx::host::rhs(M{}, T(0), B, x.in(), params, dx.out());
           // The hand-written reference, with instance 0's parameters for all when broadcast.
           std::vector<T> expected = d.ref_dx;
           if (broadcast)
             for (std::size_t b = 0; b < B; ++b)
               model_a::reference_rhs(d.x.data() + b * ns, d.p.data(), expected.data() + b * ns);
-          std::vector<T> got(B * ns);
-          for (std::size_t b = 0; b < B; ++b)
-            std::copy_n(dx.begin() + std::ptrdiff_t(dx_at + b * (ns + pad)), ns, got.begin() + std::ptrdiff_t(b * ns));
-          CHECK(d.max_rel(got, expected, ns) < tolerance<T>);
-          std::size_t outside_written = 0;
-          for (std::size_t i = 0; i < dx.size(); ++i) {
-            const bool in_record = i >= dx_at && (i - dx_at) / (ns + pad) < B && (i - dx_at) % (ns + pad) < ns;
-            if (!in_record && dx[i] != T(-7)) ++outside_written;
-          }
-          CHECK(outside_written == 0);
-          CHECK(x == x_before);
-          CHECK(p == p_before);
+          CHECK(d.max_rel(dx.values(), expected, ns) < tolerance<T>);
+          CHECK(dx.written_outside() == 0);
+          CHECK(x.storage == x_before);
+          CHECK(p.storage == p_before);
         }
       }
     }
@@ -236,35 +254,15 @@ TEMPLATE_TEST_CASE("array-of-structures right-hand sides through lanes in a rang
   const batch_data<T> d(B, false);
   for (const std::size_t pad : {std::size_t(0), std::size_t(3)}) {
     INFO("B = " << B << ", records " << pad << " values longer");
-    const std::size_t shift = 1;  // values past a 64-byte boundary
-    const auto place = [&](const std::vector<T>& v, std::size_t n) {
-      std::vector<T> storage(B * (n + pad) + 64, T(-7));
-      const std::size_t first = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T) + shift;
-      for (std::size_t b = 0; b < B; ++b)
-        std::copy_n(v.begin() + std::ptrdiff_t(b * n), n, storage.begin() + std::ptrdiff_t(first + b * (n + pad)));
-      return std::pair{std::move(storage), first};
-    };
-    auto [x, x_at] = place(d.x, ns);
-    auto [p, p_at] = place(d.p, np);
-    auto [dx, dx_at] = place(std::vector<T>(B * ns, T(-7)), ns);
-    const auto x_before = x, p_before = p;
-    const auto records = [&](auto& v, std::size_t at, std::size_t n) {
-      using V = std::remove_reference_t<decltype(v[0])>;
-      return fx::strided(std::span<V>(v.data() + at, (B - 1) * (n + pad) + n), 1, std::ptrdiff_t(n + pad));
-    };
-    fx::host::rhs(M{}, T(0), B, records(std::as_const(x), x_at, ns), records(std::as_const(p), p_at, np),
-                  records(dx, dx_at, ns), fx::host::threads(1));
-    std::vector<T> got(B * ns);
-    std::size_t outside_written = 0;
-    for (std::size_t i = 0; i < dx.size(); ++i) {
-      const bool in_record = i >= dx_at && (i - dx_at) / (ns + pad) < B && (i - dx_at) % (ns + pad) < ns;
-      if (in_record) got[(i - dx_at) / (ns + pad) * ns + (i - dx_at) % (ns + pad)] = dx[i];
-      else if (dx[i] != T(-7)) ++outside_written;
-    }
-    CHECK(d.max_rel(got, d.ref_dx, ns) < tolerance<T>);
-    CHECK(outside_written == 0);
-    CHECK(x == x_before);
-    CHECK(p == p_before);
+    const std::size_t shift = 1, guard = 64;  // states 1 value past a 64-byte boundary
+    const sentinel_records<T> x(d.x, ns, B, pad, shift, guard), p(d.p, np, B, pad, shift, guard);
+    sentinel_records<T> dx(std::vector<T>(B * ns, sentinel_records<T>::sentinel), ns, B, pad, shift, guard);
+    const auto x_before = x.storage, p_before = p.storage;
+    fx::host::rhs(M{}, T(0), B, x.in(), p.in(), dx.out(), fx::host::threads(1));
+    CHECK(d.max_rel(dx.values(), d.ref_dx, ns) < tolerance<T>);
+    CHECK(dx.written_outside() == 0);
+    CHECK(x.storage == x_before);
+    CHECK(p.storage == p_before);
   }
 }
 

@@ -302,11 +302,9 @@ void rhs_aos_lanes(const M& m, typename M::scalar t, const checked_call<typename
   T* const pl = xl + M::n_states * W;
   T* const ol = pl + M::n_params * W;
   T* const rows = ol + n_out * W;  // outputs transposed back, for streaming
-  const bool stream_out = std::size_t(c.out.instance_stride) == n_out &&
-                          (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >=
-                              stream_from_batch_bytes;
-  const bool prefetch =
-      (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T) >= aos_lanes_prefetch_from_batch_bytes;
+  const std::size_t range_bytes = (end - begin) * (M::n_states + M::n_params + n_out) * sizeof(T);
+  const bool stream_out = std::size_t(c.out.instance_stride) == n_out && range_bytes >= stream_from_batch_bytes;
+  const bool prefetch = range_bytes >= aos_lanes_prefetch_from_batch_bytes;
   const auto add_records = [](spread_prefetch& to, const checked_buffer<const T>& in, std::size_t n, std::size_t i) {
     const std::size_t stride = std::size_t(in.instance_stride);
     if (stride != 0 && (stride - std::min(stride, n)) * sizeof(T) < cache_line_bytes)
