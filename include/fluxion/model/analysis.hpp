@@ -162,7 +162,7 @@ struct inline_aliases<ref<Sym, I...>> {
   static constexpr auto pick() {
     if constexpr (is_alias<Sym>) {
       using X = symbol_expansion<Sym>;
-      return type_identity<subst_all_t<inline_aliases_t<typename X::body>, typename X::vars, type_list<I...>>>{};
+      return type_identity<read_at_t<inline_aliases_t<typename X::body>, typename X::vars, I...>>{};
     } else {
       return type_identity<ref<Sym, I...>>{};
     }

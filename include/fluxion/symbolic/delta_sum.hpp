@@ -22,6 +22,8 @@ namespace fluxion::detail {
 template <class A, class V, class J>
 struct vanishes_off_diagonal : std::false_type {};
 template <class V, class J>
+struct vanishes_off_diagonal<zero, V, J> : std::true_type {};
+template <class V, class J>
 struct vanishes_off_diagonal<kdelta<V, J>, V, J> : std::true_type {};
 template <class V, class J>
   requires(!std::is_same_v<V, J>)

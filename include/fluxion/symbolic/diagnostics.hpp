@@ -24,4 +24,12 @@ struct index_variable_over_wrong_space {
                 "and the variable's space are the arguments of this template.");
 };
 
+template <symbol_name Space, int Number, int Extent>
+struct index_condition_number_outside_space {
+  static_assert(detail::always_false_v<Space>,
+                "fluxion: an index condition compares an index variable with a number outside its space "
+                "(elements 0 to extent - 1; < <= > >= may also name the extent), so it holds everywhere or "
+                "nowhere; the space, the number and the extent are the arguments of this template.");
+};
+
 }  // namespace fluxion::diagnostics

@@ -64,7 +64,7 @@ struct diff<ref<Sym, I...>, ref<WSym, J...>> {
     if constexpr (symbol_expansion<Sym>::is_alias) {
       using X = symbol_expansion<Sym>;
       using body_derivative = diff_t<typename X::body, ref<WSym, J...>>;
-      return type_identity<subst_all_t<body_derivative, typename X::vars, type_list<I...>>>{};
+      return type_identity<read_at_t<body_derivative, typename X::vars, I...>>{};
     } else if constexpr (std::is_same_v<Sym, WSym>) {
       return type_identity<typename product_of<kdelta<I, J>...>::type>{};
     } else {

@@ -113,6 +113,30 @@ struct lower_index<index_slot<void>, N> {
   using type = ifix<N>;
 };
 
+// One side of an index comparison, lowered; a number compared with a
+// variable must name an element of the variable's space (or, for < <= > >=,
+// its end), else the condition is a mistake that holds everywhere or nowhere.
+template <class Op, class Side, class Other, int SideOffset, int OtherOffset>
+struct checked_condition_index {
+  using type = typename lower_index<Side, SideOffset>::type;
+};
+template <class Op, class Var, int SideOffset, int OtherOffset>
+  requires(!std::is_void_v<Var>)
+struct checked_condition_index<Op, index_slot<void>, index_slot<Var>, SideOffset, OtherOffset> {
+  static constexpr int extent = Var::space::extent;
+  static constexpr bool equality = std::is_same_v<Op, op::eq> || std::is_same_v<Op, op::ne>;
+  static constexpr bool ok = SideOffset >= 0 && SideOffset <= (equality ? extent - 1 : extent);
+  static constexpr bool check() {
+    if constexpr (!ok) {
+      (void)diagnostics::index_condition_number_outside_space<Var::space::name, SideOffset, extent>{};
+      return false;
+    } else {
+      return true;
+    }
+  }
+  using type = std::conditional_t<check(), ifix<SideOffset>, ifix<SideOffset>>;
+};
+
 template <auto R, class Seq>
 struct lower_ref;
 template <auto R, std::size_t... K>
@@ -121,6 +145,13 @@ struct lower_ref<R, std::index_sequence<K...>> {
   using type = ref<lowered_symbol<R.sym>, typename lower_index<at_t<indices, K>, R.offsets[K]>::type...>;
 };
 }  // namespace detail
+
+template <class Op, class A, class B>
+struct lower_node<index_compare_written<Op, A, B>> {
+  template <index_compare_written<Op, A, B> V>
+  using type = simplify::make_index_compare<Op, typename detail::checked_condition_index<Op, A, B, V.a_offset, V.b_offset>::type,
+                                            typename detail::checked_condition_index<Op, B, A, V.b_offset, V.a_offset>::type>;
+};
 
 template <class Sym, class... I>
 struct lower_node<ref<Sym, I...>> {

@@ -16,6 +16,7 @@
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/condition.hpp>
 #include <fluxion/symbolic/index.hpp>
 #include <fluxion/symbolic/ops.hpp>
 
@@ -92,6 +93,15 @@ struct unary {
   }
 };
 
+namespace detail {
+// A truth value as a lane mask like `like` (all lanes true or all false), for
+// an index condition combined with a comparison of values in SIMD lanes.
+template <class Mask>
+FLUXION_HOST_DEVICE constexpr Mask broadcast_truth(bool b, const Mask& like) {
+  return b ? (like || !like) : (like && !like);
+}
+}  // namespace detail
+
 template <class Op, class A, class B>
 struct binary {
   using fluxion_node = void;
@@ -101,8 +111,16 @@ struct binary {
   FLUXION_HOST_DEVICE static constexpr auto eval(const C& c, const E& e) {
     const auto x = A::eval(c, e);
     const auto y = B::eval(c, e);
-    using V = std::common_type_t<decltype(x), decltype(y)>;
-    return Op::apply(static_cast<V>(x), static_cast<V>(y));
+    using X = std::remove_cv_t<decltype(x)>;
+    using Y = std::remove_cv_t<decltype(y)>;
+    if constexpr (std::is_same_v<X, bool> && requires { typename Y::fluxion_lane_mask; }) {
+      return Op::apply(detail::broadcast_truth(x, y), y);
+    } else if constexpr (std::is_same_v<Y, bool> && requires { typename X::fluxion_lane_mask; }) {
+      return Op::apply(x, detail::broadcast_truth(y, x));
+    } else {
+      using V = std::common_type_t<X, Y>;
+      return Op::apply(static_cast<V>(x), static_cast<V>(y));
+    }
   }
 };
 

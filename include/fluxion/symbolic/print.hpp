@@ -149,6 +149,21 @@ struct printer<if_next<V, A>> {
   static constexpr int prec = op::prec_atom;
   static std::string text() { return "unless_last(" + var_text<V>() + ", " + printer<A>::text() + ")"; }
 };
+template <bool B>
+struct printer<index_truth<B>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return B ? "true" : "false"; }
+};
+template <class Op, class I, class J>
+struct printer<index_compare<Op, I, J>> {
+  static constexpr int prec = Op::prec;
+  static std::string text() { return index_text<I>() + " " + Op::text + " " + index_text<J>(); }
+};
+template <class S, class I>
+struct printer<index_inside<S, I>> {
+  static constexpr int prec = op::prec_atom;
+  static std::string text() { return "inside(" + index_text<I>() + ")"; }
+};
 template <class I, class J>
 struct printer<kdelta<I, J>> {
   static constexpr int prec = op::prec_atom;

@@ -22,6 +22,12 @@ struct is_lit<lit_bits<B>> : std::true_type {};
 template <class T>
 inline constexpr bool is_lit_v = is_lit<T>::value;
 
+// A condition on indices known at compile time (condition.hpp).
+template <class T>
+struct is_truth : std::false_type {};
+template <bool B>
+struct is_truth<index_truth<B>> : std::true_type {};
+
 template <class T>
 inline constexpr bool is_zero = std::is_same_v<T, zero>;
 template <class T>
@@ -97,6 +103,8 @@ constexpr auto unary_impl() {
     } else {
       return id<unary<Op, A>>{};
     }
+  } else if constexpr (std::is_same_v<Op, op::lnot> && is_truth<A>::value) {
+    return id<index_truth<!A::value>>{};
   } else if constexpr (std::is_same_v<Op, op::abs> && is_lit_v<A>) {
     return id<lit<(A::value < 0 ? -A::value : A::value)>>{};
   } else if constexpr (std::is_same_v<Op, op::sign> && is_lit_v<A>) {
@@ -114,7 +122,13 @@ inline constexpr bool is_small_integer = V == static_cast<double>(static_cast<in
 template <class Op, class A, class B>
 constexpr auto binary_impl() {
   constexpr bool lits = is_lit_v<A> && is_lit_v<B>;
-  if constexpr (std::is_same_v<Op, op::add>) {
+  constexpr bool logic = std::is_same_v<Op, op::land> || std::is_same_v<Op, op::lor>;
+  if constexpr (logic && (is_truth<A>::value || is_truth<B>::value)) {
+    // A known truth decides (false && b, true || b) or drops out (true && b).
+    constexpr bool decides = std::is_same_v<Op, op::lor>;
+    if constexpr (is_truth<A>::value) return id<std::conditional_t<A::value == decides, A, B>>{};
+    else return id<std::conditional_t<B::value == decides, B, A>>{};
+  } else if constexpr (std::is_same_v<Op, op::add>) {
     if constexpr (is_zero<A>) return id<B>{};
     else if constexpr (is_zero<B>) return id<A>{};
     else if constexpr (lits) return id<norm_lit<A::value + B::value>>{};
@@ -190,8 +204,83 @@ constexpr auto powi_impl() {
   else return id<powi<A, N>>{};
 }
 
+// A condition on indices known to hold (or fail) picks its branch now.
 template <class Cond, class A, class B>
-using make_where = std::conditional_t<std::is_same_v<A, B>, A, where_node<Cond, A, B>>;
+constexpr auto where_impl() {
+  if constexpr (std::is_same_v<A, B>) return id<A>{};
+  else if constexpr (is_truth<Cond>::value) return id<std::conditional_t<Cond::value, A, B>>{};
+  else return id<where_node<Cond, A, B>>{};
+}
+template <class Cond, class A, class B>
+using make_where = typename decltype(where_impl<Cond, A, B>())::type;
+
+// --- conditions on indices ------------------------------------------------------------
+
+// An index expression as a variable (void for a fixed element) plus an offset,
+// and the range of values it takes while its variable runs over its space.
+template <class I>
+struct index_parts {  // a plain index variable
+  using var = I;
+  static constexpr int offset = 0;
+  static constexpr int low = 0, high = I::space::extent - 1;
+};
+template <class V, int O>
+struct index_parts<ishift<V, O>> {
+  using var = V;
+  static constexpr int offset = O;
+  static constexpr int low = O, high = V::space::extent - 1 + O;
+};
+template <int N>
+struct index_parts<ifix<N>> {
+  using var = void;
+  static constexpr int offset = N;
+  static constexpr int low = N, high = N;
+};
+
+// Whether `d Op 0` holds for every d in [low, high] (1), for none (0), or
+// depends on d (-1).
+template <class Op>
+constexpr int compare_over_range(int low, int high) {
+  bool all = true, none = true;
+  if constexpr (std::is_same_v<Op, op::lt>) all = high < 0, none = low >= 0;
+  else if constexpr (std::is_same_v<Op, op::le>) all = high <= 0, none = low > 0;
+  else if constexpr (std::is_same_v<Op, op::gt>) all = low > 0, none = high <= 0;
+  else if constexpr (std::is_same_v<Op, op::ge>) all = low >= 0, none = high < 0;
+  else if constexpr (std::is_same_v<Op, op::eq>) all = low == 0 && high == 0, none = low > 0 || high < 0;
+  else all = low > 0 || high < 0, none = low == 0 && high == 0;  // op::ne
+  return all ? 1 : (none ? 0 : -1);
+}
+
+// I Op J, folded to a truth where it holds (or fails) at every element:
+// two fixed elements, one variable against itself, or a variable against a
+// bound its whole space meets (k >= 0).
+template <class Op, class I, class J>
+constexpr auto index_compare_impl() {
+  using PI = index_parts<I>;
+  using PJ = index_parts<J>;
+  constexpr int known = std::is_same_v<typename PI::var, typename PJ::var>
+                            ? compare_over_range<Op>(PI::offset - PJ::offset, PI::offset - PJ::offset)
+                            : compare_over_range<Op>(PI::low - PJ::high, PI::high - PJ::low);
+  if constexpr (known >= 0) return id<index_truth<known == 1>>{};
+  else return id<index_compare<Op, I, J>>{};
+}
+template <class Op, class I, class J>
+using make_index_compare = typename decltype(index_compare_impl<Op, I, J>())::type;
+
+// Whether I lies in Space, folded where it always or never does.
+template <class Space, class I>
+constexpr auto inside_impl() {
+  using P = index_parts<I>;
+  if constexpr (P::low >= 0 && P::high < Space::extent) return id<index_truth<true>>{};
+  else if constexpr (P::high < 0 || P::low >= Space::extent) return id<index_truth<false>>{};
+  else return id<index_inside<Space, I>>{};
+}
+template <class Space, class I>
+using make_inside = typename decltype(inside_impl<Space, I>())::type;
+
+// A where guarded by "I lies in Space": A there, zero elsewhere.
+template <class Space, class I, class A>
+using make_guard = make_where<make_inside<Space, I>, A, zero>;
 
 // A delta of two index expressions known equal is 1; of two different fixed
 // elements, 0.

@@ -87,10 +87,56 @@ struct structure<powi<A, N>> {
   }
 };
 
+// Whether a condition holds at the element bound in an environment: 1 or 0
+// where its conditions on indices decide, -1 where it reads values.
+template <class C>
+struct condition_truth {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr int at(const Env&) {
+    return -1;
+  }
+};
+template <index_condition C>
+struct condition_truth<C> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr int at(const Env& e) {
+    return C::holds(e) ? 1 : 0;
+  }
+};
+template <class A, class B>
+struct condition_truth<binary<op::land, A, B>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr int at(const Env& e) {
+    const int a = condition_truth<A>::at(e), b = condition_truth<B>::at(e);
+    return (a == 0 || b == 0) ? 0 : (a == 1 && b == 1 ? 1 : -1);
+  }
+};
+template <class A, class B>
+struct condition_truth<binary<op::lor, A, B>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr int at(const Env& e) {
+    const int a = condition_truth<A>::at(e), b = condition_truth<B>::at(e);
+    return (a == 1 || b == 1) ? 1 : (a == 0 && b == 0 ? 0 : -1);
+  }
+};
+template <class A>
+struct condition_truth<unary<op::lnot, A>> {
+  template <class Env>
+  FLUXION_HOST_DEVICE static constexpr int at(const Env& e) {
+    const int a = condition_truth<A>::at(e);
+    return a < 0 ? -1 : 1 - a;
+  }
+};
+
+// The branch a condition on indices picks is the only one that counts there;
+// a condition on values may pick either.
 template <class C, class A, class B>
 struct structure<where_node<C, A, B>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
+    const int truth = condition_truth<C>::at(e);
+    if (truth == 1) return structure<A>::nonzero(e);
+    if (truth == 0) return structure<B>::nonzero(e);
     return structure<A>::nonzero(e) || structure<B>::nonzero(e);
   }
 };

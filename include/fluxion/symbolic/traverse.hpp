@@ -87,6 +87,18 @@ template <class I, class J>
 struct free_vars<kdelta<I, J>> {
   using type = unique_t<concat_t<typename index_vars<I>::type, typename index_vars<J>::type>>;
 };
+template <class Op, class I, class J>
+struct free_vars<index_compare<Op, I, J>> {
+  using type = unique_t<concat_t<typename index_vars<I>::type, typename index_vars<J>::type>>;
+};
+template <class Op, class A, class B>
+struct free_vars<index_compare_written<Op, A, B>> {
+  using type = unique_t<concat_t<typename index_vars<A>::type, typename index_vars<B>::type>>;
+};
+template <class S, class I>
+struct free_vars<index_inside<S, I>> {
+  using type = typename index_vars<I>::type;
+};
 template <class Sym, class... I>
 struct free_vars<ref<Sym, I...>> {
   using type = unique_t<concat_t<typename index_vars<I>::type...>>;
@@ -205,9 +217,34 @@ template <class I, class J, class From, class To>
 struct subst<kdelta<I, J>, From, To> {
   using type = simplify::make_kdelta<typename subst_index<I, From, To>::type, typename subst_index<J, From, To>::type>;
 };
+template <class Op, class I, class J, class From, class To>
+struct subst<index_compare<Op, I, J>, From, To> {
+  using type = simplify::make_index_compare<Op, typename subst_index<I, From, To>::type,
+                                            typename subst_index<J, From, To>::type>;
+};
+template <class S, class I, class From, class To>
+struct subst<index_inside<S, I>, From, To> {
+  using type = simplify::make_inside<S, typename subst_index<I, From, To>::type>;
+};
+// Whether index I is a fixed element outside Space (what a shift becomes
+// when its variable is replaced by a fixed element: X(s - 2) read at s = 1).
+template <class Space, class I>
+inline constexpr bool fixed_outside = false;
+template <class Space, int N>
+inline constexpr bool fixed_outside<Space, ifix<N>> = N < 0 || N >= Space::extent;
+
+// A reference moved to a fixed element outside its space reads zero there,
+// as the shifted reference it came from does.
 template <class Sym, class... I, class From, class To>
 struct subst<ref<Sym, I...>, From, To> {
-  using type = ref<Sym, typename subst_index<I, From, To>::type...>;
+  template <class Spaces>
+  struct moved;
+  template <class... S>
+  struct moved<type_list<S...>> {
+    using type = std::conditional_t<(fixed_outside<S, typename subst_index<I, From, To>::type> || ...), zero,
+                                    ref<Sym, typename subst_index<I, From, To>::type...>>;
+  };
+  using type = typename moved<typename Sym::spaces>::type;
 };
 
 // Substitute a list of variables by a list of index expressions at once:
@@ -241,6 +278,28 @@ struct subst_all {
 };
 template <class E, class Froms, class Tos>
 using subst_all_t = typename subst_all<E, Froms, Tos>::type;
+
+// An alias read at shifted indices reads zero outside their spaces, and so
+// does its derivative: the body's derivative, moved to the read's indices,
+// is guarded by "the index lies in its space" for every shifted index.
+// (Substitution alone merges shifts, s + 3 then - 3 giving s, and would lose
+// the range check that the read carries.)
+template <class E, class Vars, class Indices>
+struct guard_shifted_reads;
+template <class E>
+struct guard_shifted_reads<E, type_list<>, type_list<>> {
+  using type = E;
+};
+template <class E, class V, class... Vs, class I, class... Is>
+struct guard_shifted_reads<E, type_list<V, Vs...>, type_list<I, Is...>> {
+  using inner = typename guard_shifted_reads<E, type_list<Vs...>, type_list<Is...>>::type;
+  using type = std::conditional_t<is_ishift<I>::value, simplify::make_guard<typename V::space, I, inner>, inner>;
+};
+
+// An alias body read at the indices I... of a reference.
+template <class Body, class Vars, class... I>
+using read_at_t =
+    typename guard_shifted_reads<subst_all_t<Body, Vars, type_list<I...>>, Vars, type_list<I...>>::type;
 
 }  // namespace detail
 
