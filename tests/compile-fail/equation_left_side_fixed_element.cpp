@@ -1,6 +1,7 @@
 // The left-hand side indexes S by a fixed element.
 // expect: fluxion: the left-hand side of an equation must index the state by distinct index variables
 // expect: equation_left_side_needs_distinct_index_variables<fluxion::symbol_name<2>{"S"}>
+// expect: a term for one element goes in the equation over all elements as fx::where(k == 0, term, 0)
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -1,6 +1,7 @@
 // Two equations for one state.
 // expect: fluxion: the equation for a state is written twice
 // expect: equation_written_twice<fluxion::symbol_name<2>{"S"}>
+// expect: a term for one element or a range goes inside it as fx::where(k == 0, term, 0)
 #include <fluxion/fluxion.hpp>
 namespace fx = fluxion;
 

@@ -19,7 +19,9 @@ FLUXION_DIAGNOSTIC(state_has_no_equation,
                    "'fx::d(state) = expression' (the state is this template's argument).")
 FLUXION_DIAGNOSTIC(equation_written_twice,
                    "the equation for a state is written twice; each state has exactly one "
-                   "'fx::d(state) = expression' (the state is this template's argument).")
+                   "'fx::d(state) = expression', written once over all its elements; a term for one "
+                   "element or a range goes inside it as fx::where(k == 0, term, 0) (the state is this "
+                   "template's argument).")
 FLUXION_DIAGNOSTIC(equation_for_a_parameter,
                    "an equation is written for a parameter; parameters are inputs that are not "
                    "integrated, so only states have 'fx::d(...) = ...' (the parameter is this "
@@ -38,8 +40,9 @@ FLUXION_DIAGNOSTIC(two_symbols_with_one_name,
                    "and observables need distinct names (the name is this template's argument).")
 FLUXION_DIAGNOSTIC(equation_left_side_needs_distinct_index_variables,
                    "the left-hand side of an equation must index the state by distinct index "
-                   "variables, one per declared space, without shifts or fixed elements (the state "
-                   "is this template's argument).")
+                   "variables, one per declared space, without shifts or fixed elements; a term for "
+                   "one element goes in the equation over all elements as fx::where(k == 0, term, 0) "
+                   "(the state is this template's argument).")
 FLUXION_DIAGNOSTIC(observable_needs_distinct_index_variables,
                    "an observable must be shaped by distinct index variables (the observable is "
                    "this template's argument).")

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/symbolic/diagnostics.hpp>
 #include <fluxion/symbolic/index.hpp>
 #include <fluxion/symbolic/ops.hpp>
 
@@ -114,16 +115,19 @@ struct written_index<int> {
 
 template <class SpaceA, class SpaceB>
 constexpr bool comparable_spaces() {
-  return std::is_void_v<SpaceA> || std::is_void_v<SpaceB> || std::is_same_v<SpaceA, SpaceB>;
+  if constexpr (std::is_void_v<SpaceA> || std::is_void_v<SpaceB> || std::is_same_v<SpaceA, SpaceB>) {
+    return true;
+  } else {
+    (void)diagnostics::index_condition_compares_two_spaces<SpaceA::name, SpaceB::name>{};
+    return false;
+  }
 }
 
 template <class Op, class A, class B>
 constexpr auto compare_indices(A a, B b) {
   using WA = written_index<A>;
   using WB = written_index<B>;
-  static_assert(comparable_spaces<typename WA::space, typename WB::space>(),
-                "fluxion: an index condition compares index variables of two different index spaces; "
-                "compare a variable with another variable of its own space or with a number.");
+  static_assert(comparable_spaces<typename WA::space, typename WB::space>());
   return index_compare_written<Op, typename WA::slot, typename WB::slot>{WA::offset(a), WB::offset(b)};
 }
 }  // namespace detail

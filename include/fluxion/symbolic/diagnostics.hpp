@@ -24,6 +24,14 @@ struct index_variable_over_wrong_space {
                 "and the variable's space are the arguments of this template.");
 };
 
+template <symbol_name SpaceA, symbol_name SpaceB>
+struct index_condition_compares_two_spaces {
+  static_assert(detail::always_false_v<SpaceA>,
+                "fluxion: an index condition compares index variables of two different index spaces; "
+                "compare a variable with another variable of its own space or with a number (the two "
+                "spaces are the arguments of this template).");
+};
+
 template <symbol_name Space, int Number, int Extent>
 struct index_condition_number_outside_space {
   static_assert(detail::always_false_v<Space>,
