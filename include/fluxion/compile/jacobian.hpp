@@ -5,7 +5,10 @@
 // order (the CSR order). The derivative of one output block with respect to
 // one input block is one expression type with index deltas, whatever the
 // extents; blocks whose derivative is identically zero are skipped at compile
-// time. Sinks write dense values, CSR values, or record the pattern.
+// time. Within a row, only the columns that the derivative's deltas leave
+// possible are visited (symbolic/candidates.hpp), so a banded block costs a
+// few visits a row whatever its width. Sinks write dense values, CSR values,
+// or record the pattern.
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -13,6 +16,7 @@
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/candidates.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/index.hpp>
 #include <fluxion/symbolic/simplify.hpp>
@@ -112,7 +116,7 @@ struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Values, Sink> {
     using D = block_derivative<Eq, Y1>;
     if constexpr (!simplify::is_zero<D>) {
       using V = typename Values::template value<Eq, Y1>;
-      for_each_element<typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, V, Sink>{sink, row});
+      for_each_candidate<D, typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, V, Sink>{sink, row});
     }
   }
   template <class Env>
