@@ -20,3 +20,4 @@
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/compile/structure_map.hpp>
 #include <fluxion/exec/host.hpp>
+#include <fluxion/solve/host.hpp>

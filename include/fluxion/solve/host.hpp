@@ -1,0 +1,100 @@
+#pragma once
+// Ensembles integrated on the host: every trajectory with its own initial
+// state, parameters and steps, spread over threads.
+//
+//   fx::ode_problem<double> pr{.t0 = 0, .t1 = 1, .save_times = ts, .rtol = 1e-6, .atol = 1e-6};
+//   auto r = fx::host::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(x0), fx::soa(p));
+//   r.saved(s, i, b);       // state i of trajectory b at save time s
+//   r.status[b], r.stats[b], r.final_state[i * B + b]
+//
+// The result's layout is documented and fixed: saved states as save time x
+// state x trajectory (trajectory fastest), final states as state x
+// trajectory. Inputs are checked (fluxion::layout_error) and the problem too
+// (fluxion::problem_error) before any work; inputs are never modified.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <fluxion/exec/host.hpp>
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/status.hpp>
+#include <fluxion/solve/tsit5.hpp>
+
+namespace fluxion {
+
+template <class T>
+struct ensemble_result {
+  std::size_t trajectories = 0;
+  std::size_t states = 0;
+  std::size_t save_count = 0;
+  std::vector<T> saved_states;  // [save][state][trajectory]
+  std::vector<T> final_state;   // [state][trajectory]
+  std::vector<solve_status> status;
+  std::vector<solve_statistics> stats;
+
+  T saved(std::size_t s, std::size_t i, std::size_t b) const {
+    return saved_states[(s * states + i) * trajectories + b];
+  }
+  T final_value(std::size_t i, std::size_t b) const { return final_state[i * trajectories + b]; }
+  bool all_succeeded() const {
+    for (auto s : status)
+      if (s != solve_status::success) return false;
+    return true;
+  }
+};
+
+// The stepper of each method family.
+template <class Method, class M>
+struct stepper_of {
+  using type = explicit_rk<Method, M>;
+};
+
+namespace host {
+
+template <class M, class Method>
+ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr,
+                                              std::size_t count, batch<const typename M::scalar> x0,
+                                              batch<const typename M::scalar> p, threads exec = threads{}) {
+  using T = typename M::scalar;
+  constexpr std::size_t n = M::n_states;
+  const ode_options<T> o = check_problem(pr, n);
+  const auto cx = check_buffer("initial state", x0, n, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+
+  ensemble_result<T> r;
+  r.trajectories = count;
+  r.states = n;
+  r.save_count = o.n_save;
+  if (count == 0) return r;
+  r.saved_states.assign(o.n_save * n * count, T(0));
+  r.final_state.assign(n * count, T(0));
+  r.status.assign(count, solve_status::success);
+  r.stats.assign(count, solve_statistics{});
+
+  using stepper = typename stepper_of<Method, M>::type;
+  // An integration costs thousands of right-hand sides a trajectory: a
+  // thread pays for itself with far fewer trajectories than an evaluation.
+  const std::size_t values_per_trajectory = (n + M::n_params) * 4096;
+  detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      const trajectory_io<T> io{cx.data + std::ptrdiff_t(b) * cx.instance_stride,
+                                cx.element_stride,
+                                cp.data + std::ptrdiff_t(b) * cp.instance_stride,
+                                cp.element_stride,
+                                r.saved_states.data() + b,
+                                std::ptrdiff_t(count),
+                                std::ptrdiff_t(n * count),
+                                r.final_state.data() + b,
+                                std::ptrdiff_t(count)};
+      r.status[b] = stepper::run(m, o, io, r.stats[b]);
+    }
+  });
+  return r;
+}
+
+}  // namespace host
+
+}  // namespace fluxion

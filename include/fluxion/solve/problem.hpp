@@ -1,0 +1,102 @@
+#pragma once
+// An ensemble integration problem as a user states it (host side): the time
+// span, the save times shared by every trajectory, tolerances, the first step
+// and the step budget. Checked before any work: a bad problem raises
+// fluxion::problem_error naming what is wrong; bad buffers raise
+// fluxion::layout_error, as for the evaluators.
+#include <cmath>
+#include <cstdio>
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include <fluxion/solve/explicit_rk.hpp>
+
+namespace fluxion {
+
+class problem_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+template <class T>
+struct ode_problem {
+  T t0 = 0;
+  T t1 = 1;
+  std::span<const T> save_times = {};  // sorted, in [t0, t1]; t0 and t1 may be among them
+  T rtol = T(1e-6);
+  T atol = T(1e-6);
+  std::span<const T> atol_per_state = {};  // empty: `atol` for every state
+  T initial_step = 0;                      // 0: chosen per trajectory (HNW I, II.4)
+  long long max_steps = 100000;            // accepted + rejected steps per trajectory
+  bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
+};
+
+namespace detail {
+inline std::string number_text_of(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+}  // namespace detail
+
+// Checks the problem for a model of n_states states and gives the options
+// every trajectory shares.
+template <class T>
+ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
+  using detail::number_text_of;
+  if (!std::isfinite(double(pr.t0)) || !std::isfinite(double(pr.t1)))
+    throw problem_error("fluxion: the time span must be finite, got [" + number_text_of(double(pr.t0)) + ", " +
+                        number_text_of(double(pr.t1)) + "]");
+  if (!(pr.t1 > pr.t0))
+    throw problem_error("fluxion: the time span must end after it starts (t1 > t0), got [" +
+                        number_text_of(double(pr.t0)) + ", " + number_text_of(double(pr.t1)) + "]");
+  if (!(pr.rtol > T(0)) || !std::isfinite(double(pr.rtol)))
+    throw problem_error("fluxion: the relative tolerance must be positive and finite, got " +
+                        number_text_of(double(pr.rtol)));
+  if (pr.atol_per_state.empty()) {
+    if (!(pr.atol > T(0)) || !std::isfinite(double(pr.atol)))
+      throw problem_error("fluxion: the absolute tolerance must be positive and finite, got " +
+                          number_text_of(double(pr.atol)));
+  } else {
+    if (pr.atol_per_state.size() != n_states)
+      throw problem_error("fluxion: one absolute tolerance per state is " + std::to_string(n_states) +
+                          " values, got " + std::to_string(pr.atol_per_state.size()));
+    for (std::size_t i = 0; i < n_states; ++i)
+      if (!(pr.atol_per_state[i] > T(0)) || !std::isfinite(double(pr.atol_per_state[i])))
+        throw problem_error("fluxion: the absolute tolerance of state " + std::to_string(i) +
+                            " must be positive and finite, got " + number_text_of(double(pr.atol_per_state[i])));
+  }
+  if (pr.initial_step < T(0) || !std::isfinite(double(pr.initial_step)))
+    throw problem_error("fluxion: the initial step must be positive (or 0 to choose it), got " +
+                        number_text_of(double(pr.initial_step)));
+  if (!pr.adaptive && !(pr.initial_step > T(0)))
+    throw problem_error("fluxion: fixed steps (adaptive = false) need a positive initial_step");
+  if (pr.max_steps < 1)
+    throw problem_error("fluxion: max_steps must be at least 1, got " + std::to_string(pr.max_steps));
+  for (std::size_t s = 0; s < pr.save_times.size(); ++s) {
+    const T ts = pr.save_times[s];
+    if (!(ts >= pr.t0 && ts <= pr.t1))
+      throw problem_error("fluxion: save time " + std::to_string(s) + " (" + number_text_of(double(ts)) +
+                          ") lies outside the span [" + number_text_of(double(pr.t0)) + ", " +
+                          number_text_of(double(pr.t1)) + "]");
+    if (s > 0 && !(ts > pr.save_times[s - 1]))
+      throw problem_error("fluxion: save times must be strictly increasing; save time " + std::to_string(s) + " (" +
+                          number_text_of(double(ts)) + ") follows " + number_text_of(double(pr.save_times[s - 1])));
+  }
+  ode_options<T> o;
+  o.t0 = pr.t0;
+  o.t1 = pr.t1;
+  o.rtol = pr.rtol;
+  o.atol = pr.atol;
+  o.atol_per_state = pr.atol_per_state.empty() ? nullptr : pr.atol_per_state.data();
+  o.save_times = pr.save_times.data();
+  o.n_save = pr.save_times.size();
+  o.initial_step = pr.initial_step;
+  o.max_steps = pr.max_steps;
+  o.adaptive = pr.adaptive;
+  return o;
+}
+
+}  // namespace fluxion

@@ -1,0 +1,32 @@
+#pragma once
+// How a trajectory's integration ended, and what it cost.
+#include <cstdint>
+
+namespace fluxion {
+
+enum class solve_status : std::int32_t {
+  success = 0,         // reached the end of the span; every save time written
+  max_steps = 1,       // the step budget (accepted + rejected steps) ran out first
+  step_too_small = 2,  // the error control asked for a step below 16 eps |t|
+  non_finite = 3,      // the state or its error estimate stayed non-finite as the step shrank
+};
+
+inline constexpr const char* to_string(solve_status s) {
+  switch (s) {
+    case solve_status::success: return "success";
+    case solve_status::max_steps: return "max_steps";
+    case solve_status::step_too_small: return "step_too_small";
+    case solve_status::non_finite: return "non_finite";
+  }
+  return "unknown";
+}
+
+struct solve_statistics {
+  std::int64_t accepted = 0;
+  std::int64_t rejected = 0;
+  std::int64_t rhs_evaluations = 0;
+  std::int64_t jacobian_evaluations = 0;
+  std::int64_t factorizations = 0;
+};
+
+}  // namespace fluxion
