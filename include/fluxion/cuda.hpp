@@ -6,3 +6,4 @@
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/fluxion.hpp>
+#include <fluxion/solve/cuda.hpp>

@@ -1,0 +1,138 @@
+#pragma once
+// Ensembles integrated on the GPU: one thread a trajectory, each with its own
+// steps (the stepper of solve/explicit_rk.hpp), asynchronous on a stream.
+// CUDA translation units only (#include <fluxion/cuda.hpp>).
+//
+//   fx::ensemble_buffers<double> out{saved_dev, final_dev, status_dev, stats_dev};
+//   fx::cuda::integrate(M{}, fx::tsit5{}, problem, B, fx::soa(x0_dev), fx::soa(p_dev), out, stream);
+//
+// Outputs are device memory the caller owns, in the host result's layout:
+// saved states [save][state][trajectory], final states [state][trajectory],
+// one status and (optionally: an empty span records none) one statistics
+// record per trajectory. The problem (its save times and per-state
+// tolerances are host memory) and every buffer are checked on the host
+// before anything is launched; the save times and tolerances travel to the
+// device in one small stream-ordered allocation, freed after the kernel.
+//
+// The trajectory's working arrays (the state, the new state and the stages:
+// 9 n_states values for Tsit5) live in registers or thread-local memory, so
+// models of a few dozen states run well; larger ones spill to local memory.
+#include <cstddef>
+#include <span>
+
+#include <cuda_runtime.h>
+
+#include <fluxion/exec/cuda/error.hpp>
+#include <fluxion/exec/cuda/launch.hpp>
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/host.hpp>
+#include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/status.hpp>
+
+namespace fluxion {
+
+template <class T>
+struct ensemble_buffers {
+  std::span<T> saved;                       // save_times.size() * n_states * count values
+  std::span<T> final_state;                 // n_states * count values
+  std::span<solve_status> status;           // count values
+  std::span<solve_statistics> stats = {};   // count values, or empty
+};
+
+namespace cuda {
+
+namespace detail {
+
+template <class Stepper, class M, class T>
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS)
+    integrate_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
+                     const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
+                     solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
+  constexpr std::ptrdiff_t n = std::ptrdiff_t(M::n_states);
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    const auto i = std::ptrdiff_t(b);
+    const auto B = std::ptrdiff_t(count);
+    const trajectory_io<T> io{x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
+                              saved + i,           B,           n * B,               final_state + i,
+                              B};
+    solve_statistics st{};
+    status[b] = Stepper::run(m, o, io, st);
+    if (stats) stats[b] = st;
+  }
+}
+
+}  // namespace detail
+
+template <class M, class Method>
+void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
+               batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+               const ensemble_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr) {
+  using T = typename M::scalar;
+  constexpr std::size_t n = M::n_states;
+  ode_options<T> o = check_problem(pr, n);
+  const auto cx = check_buffer("initial state", x0, n, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+  const auto cs = check_buffer("saved states", batch<T>{out.saved, batch_order::soa}, o.n_save * n, count, true);
+  const auto cf = check_buffer("final state", batch<T>{out.final_state, batch_order::soa}, n, count, true);
+  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
+  const bool with_stats = !out.stats.empty();
+  const batch<solve_statistics> stats_batch{out.stats, batch_order::soa};
+  const auto cstat = with_stats ? check_buffer("statistics", stats_batch, 1, count, true)
+                                : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
+  // Every output is apart from every input and from the other outputs.
+  check_no_overlap("initial state", cx, "saved states", cs);
+  check_no_overlap("parameter", cp, "saved states", cs);
+  check_no_overlap("initial state", cx, "final state", cf);
+  check_no_overlap("parameter", cp, "final state", cf);
+  check_no_overlap("saved states", cs, "final state", cf);
+  check_no_overlap("status", cst, "saved states", cs);
+  check_no_overlap("status", cst, "final state", cf);
+  if (with_stats) {
+    check_no_overlap("statistics", cstat, "saved states", cs);
+    check_no_overlap("statistics", cstat, "final state", cf);
+    check_no_overlap("statistics", cstat, "status", cst);
+    detail::check_device_memory("statistics", cstat);
+  }
+  detail::check_device_memory("initial state", cx);
+  detail::check_device_memory("parameter", cp);
+  detail::check_device_memory("saved states", cs);
+  detail::check_device_memory("final state", cf);
+  detail::check_device_memory("status", cst);
+  if (count == 0) return;
+
+  // Save times and per-state tolerances: host spans, copied next to each other.
+  const std::size_t n_atol = o.atol_per_state ? n : 0;
+  T* table = nullptr;
+  if (o.n_save + n_atol > 0) {
+    fluxion::detail::check_cuda(
+        cudaMallocAsync(reinterpret_cast<void**>(&table), (o.n_save + n_atol) * sizeof(T), stream),
+        "cudaMallocAsync of the save times");
+    if (o.n_save)
+      fluxion::detail::check_cuda(
+          cudaMemcpyAsync(table, o.save_times, o.n_save * sizeof(T), cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync of the save times");
+    if (n_atol)
+      fluxion::detail::check_cuda(cudaMemcpyAsync(table + o.n_save, o.atol_per_state, n * sizeof(T),
+                                                  cudaMemcpyHostToDevice, stream),
+                                  "cudaMemcpyAsync of the absolute tolerances");
+    o.save_times = o.n_save ? table : nullptr;
+    o.atol_per_state = n_atol ? table + o.n_save : nullptr;
+  }
+  using stepper = typename stepper_of<Method, M>::type;
+  constexpr unsigned threads = detail::block_threads;
+  const std::size_t blocks_needed = (count + threads - 1) / threads;
+  const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
+  detail::integrate_kernel<stepper, M, T><<<blocks, threads, 0, stream>>>(
+      m, o, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
+      cs.data, cf.data, cst.data, with_stats ? cstat.data : nullptr);
+  const cudaError_t launched = cudaGetLastError();
+  if (table) cudaFreeAsync(table, stream);
+  fluxion::detail::check_cuda(launched, "launch of the fluxion integration kernel");
+}
+
+}  // namespace cuda
+
+}  // namespace fluxion
