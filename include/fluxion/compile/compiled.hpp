@@ -230,6 +230,12 @@ struct tangent_step {
   using rhs = derivative_t<typename S::rhs, Direction>;
 };
 
+template <class Eqs>
+struct all_zero_along_time;
+template <class... Eq>
+struct all_zero_along_time<type_list<Eq...>>
+    : std::bool_constant<(simplify::is_zero<derivative_t<typename Eq::rhs, time_direction>> && ...)> {};
+
 template <class Sym>
 struct is_state_symbol : std::bool_constant<is_state<Sym>> {};
 template <class Sym>
@@ -383,6 +389,18 @@ struct evaluator {
     evaluate<typename layout::observable, observe_plan, along_eqs<typename observe_plan::equations, detail::is_state_symbol>, std::ptrdiff_t,
              std::ptrdiff_t, std::ptrdiff_t, along<detail::is_state_symbol>>(t, x, 1, p, 1, v, 1, out, 1);
   }
+  // The partial derivative of the right-hand side in time, d rhs / dt at
+  // fixed state and parameters (Rosenbrock methods on non-autonomous models).
+  // `autonomous` says whether it is zero everywhere, known at compile time.
+  static constexpr bool autonomous = detail::all_zero_along_time<typename rhs_plan::equations>::value;
+  FLUXION_HOST_DEVICE void rhs_dt(T t, const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* out,
+                                  std::ptrdiff_t os) const {
+    using eqs = typename detail::directional_equations<typename rhs_plan::equations, time_direction>::type;
+    evaluate<typename layout::state, rhs_plan, eqs, std::ptrdiff_t, std::ptrdiff_t, std::ptrdiff_t, time_direction>(
+        t, x, xs, p, ps, nullptr, 1, out, os);
+  }
+  FLUXION_HOST_DEVICE void rhs_dt(T t, const T* x, const T* p, T* out) const { rhs_dt(t, x, 1, p, 1, out, 1); }
+
   FLUXION_HOST_DEVICE void obs_jvp_p(T t, const T* x, const T* p, const T* v, T* out) const {
     evaluate<typename layout::observable, observe_plan, along_eqs<typename observe_plan::equations, detail::is_parameter_symbol>, std::ptrdiff_t,
              std::ptrdiff_t, std::ptrdiff_t, along<detail::is_parameter_symbol>>(t, x, 1, p, 1, v, 1, out, 1);

@@ -17,6 +17,9 @@
 // The trajectory's working arrays (the state, the new state and the stages:
 // 9 n_states values for Tsit5) live in registers or thread-local memory, so
 // models of a few dozen states run well; larger ones spill to local memory.
+// Rosenbrock methods also keep an n x n Jacobian and its factors: up to
+// max_states_dense_per_thread states (a model beyond it does not compile,
+// with a message naming the limit).
 #include <cstddef>
 #include <span>
 
@@ -29,6 +32,7 @@
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/host.hpp>
 #include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
 
 namespace fluxion {
@@ -42,6 +46,10 @@ struct ensemble_buffers {
 };
 
 namespace cuda {
+
+// The largest model a Rosenbrock method integrates in one GPU thread: two
+// 32 x 32 matrices of doubles are 16 KiB of thread-local memory.
+inline constexpr std::size_t max_states_dense_per_thread = 32;
 
 namespace detail {
 
@@ -72,6 +80,11 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                const ensemble_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
+  static_assert(!keeps_dense_matrix<Method> || n <= max_states_dense_per_thread,
+                "fluxion::cuda::integrate: a Rosenbrock method keeps each trajectory's n x n iteration matrix and "
+                "its factors in one GPU thread, which holds them for models of up to "
+                "fluxion::cuda::max_states_dense_per_thread (32) states; integrate larger stiff models on the host "
+                "(fluxion::host::integrate) or with an explicit method.");
   ode_options<T> o = check_problem(pr, n);
   const auto cx = check_buffer("initial state", x0, n, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);

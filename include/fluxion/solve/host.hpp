@@ -18,8 +18,10 @@
 #include <fluxion/exec/host.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
 #include <fluxion/solve/tsit5.hpp>
 
@@ -44,12 +46,6 @@ struct ensemble_result {
       if (s != solve_status::success) return false;
     return true;
   }
-};
-
-// The stepper of each method family.
-template <class Method, class M>
-struct stepper_of {
-  using type = explicit_rk<Method, M>;
 };
 
 namespace host {

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/driver.hpp>
 
 namespace fluxion {
 
@@ -31,6 +31,7 @@ struct ode_problem {
   T initial_step = 0;                      // 0: chosen per trajectory (HNW I, II.4)
   long long max_steps = 100000;            // accepted + rejected steps per trajectory
   bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
+  bool step_to_save_times = false;         // true: steps end on save times (no interpolation there)
 };
 
 namespace detail {
@@ -96,6 +97,7 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
   o.initial_step = pr.initial_step;
   o.max_steps = pr.max_steps;
   o.adaptive = pr.adaptive;
+  o.step_to_save_times = pr.step_to_save_times;
   return o;
 }
 

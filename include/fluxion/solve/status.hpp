@@ -7,7 +7,7 @@ namespace fluxion {
 enum class solve_status : std::int32_t {
   success = 0,         // reached the end of the span; every save time written
   max_steps = 1,       // the step budget (accepted + rejected steps) ran out first
-  step_too_small = 2,  // the error control asked for a step below 16 eps |t|
+  step_too_small = 2,  // the error control asked for a step of 16 eps |t| or less
   non_finite = 3,      // the state or its error estimate stayed non-finite as the step shrank
 };
 

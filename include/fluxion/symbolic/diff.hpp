@@ -92,6 +92,31 @@ struct diff<ref<Sym, I...>, along<Selects>> {
   using type = typename decltype(pick())::type;
 };
 
+// Differentiation in time (the partial derivative of a right-hand side in t,
+// which Rosenbrock methods need for non-autonomous models): t differentiates
+// to 1, states and parameters to 0, and an alias to its own tangent along
+// time, evaluated once per element per call like the alias, or to 0 where its
+// body does not depend on t.
+struct along_time {};
+
+template <>
+struct diff<time_node, along_time> {
+  using type = one;
+};
+template <class Sym, class... I>
+struct diff<ref<Sym, I...>, along_time> {
+  static constexpr auto pick() {
+    if constexpr (!symbol_expansion<Sym>::is_alias) {
+      return type_identity<zero>{};
+    } else if constexpr (simplify::is_zero<diff_t<typename symbol_expansion<Sym>::body, along_time>>) {
+      return type_identity<zero>{};
+    } else {
+      return type_identity<ref<tangent<Sym>, I...>>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
 template <class A, class W>
 struct diff<unary<op::neg, A>, W> {
   using type = simplify::neg<diff_t<A, W>>;
@@ -216,5 +241,8 @@ struct diff<if_next<V, A>, W> {
 
 template <class E, class W>
 using derivative_t = detail::diff_t<E, W>;
+
+// The direction of a partial derivative in time: derivative_t<E, fx::time_direction>.
+using time_direction = detail::along_time;
 
 }  // namespace fluxion

@@ -1,0 +1,239 @@
+#pragma once
+// One trajectory integrated with adaptive steps and dense output, whatever
+// the method: `__host__ __device__` code over the compiled model, no
+// allocation, no exceptions. Host and device drivers map it over a batch
+// (one thread a trajectory), each trajectory with its own steps.
+//
+// A method's step type S (explicit_rk.hpp, rosenbrock.hpp) keeps its own
+// working arrays and provides:
+//   begin(m, t, y, p, ps, stats)          what the first attempt needs at (t, y),
+//                                         f(t, y) among it, at f_at_start()
+//   scratch()                             n values the driver may use before the first attempt
+//   attempt(m, o, t, h, y, ynew, p, ps, stats) -> T    tries a step, returns the
+//                                           weighted error norm (non-finite: the
+//                                           state or the estimate was)
+//   accept(m, t_new, ynew, p, ps, stats)  what the next attempt needs at the new point
+//   dense(theta, h, y, ynew, i) -> T      component i at t + theta h within the step
+//   S::order, S::error_order, S::max_growth: the step control's constants.
+//
+// Step control (Hairer, Norsett & Wanner, Solving ODEs I, II.4):
+//   err = sqrt(mean_i (e_i / (atol_i + rtol max(|y_i|, |y_new_i|)))^2); a step
+//   is accepted when err <= 1; the next step is h min(g, max(0.2, 0.9
+//   err^(-1/(q+1)))) with q the embedded order and g the method's growth
+//   limit, no growth right after a rejection. The first step, when not
+//   given, is chosen as in HNW I, II.4 ("starting step size"), at the cost of
+//   one right-hand side. A non-finite trial shrinks the step by 5; when the
+//   step falls to 16 eps |t| or below the trajectory stops (non_finite if the last
+//   trial was not finite, step_too_small otherwise). Save times are served
+//   from the dense output of the step that covers them; steps never aim at
+//   save times.
+#include <cstddef>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/solve/status.hpp>
+#include <fluxion/symbolic/math.hpp>
+
+namespace fluxion {
+
+// What every trajectory of an integration shares, passed to kernels by value.
+template <class T>
+struct ode_options {
+  T t0 = 0, t1 = 0;
+  T rtol = T(1e-6), atol = T(1e-6);
+  const T* atol_per_state = nullptr;  // n_states values, or null for `atol`
+  const T* save_times = nullptr;      // sorted, inside [t0, t1]
+  std::size_t n_save = 0;
+  T initial_step = 0;            // 0: chosen per trajectory
+  long long max_steps = 100000;  // accepted + rejected
+  bool adaptive = true;          // false: every step initial_step long (the last one shortened to end on t1)
+  bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
+};
+
+// Where one trajectory reads its inputs and writes its outputs (strides in
+// values between consecutive elements or save times).
+template <class T>
+struct trajectory_io {
+  const T* x0;
+  std::ptrdiff_t x0_stride;
+  const T* p;
+  std::ptrdiff_t p_stride;
+  T* saved;  // may be null when there are no save times
+  std::ptrdiff_t saved_state_stride;
+  std::ptrdiff_t saved_time_stride;
+  T* final_state;
+  std::ptrdiff_t final_stride;
+};
+
+namespace detail {
+
+template <class T>
+FLUXION_HOST_DEVICE constexpr bool finite(T v) {
+  return v == v && v - v == T(0);  // false for NaN and +-inf, without <cmath> classification
+}
+template <class T>
+FLUXION_HOST_DEVICE constexpr T epsilon_of() {
+  return sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(2.220446049250313080847e-16);
+}
+template <class T>
+FLUXION_HOST_DEVICE T quiet_nan() {
+  return T(::nan(""));
+}
+
+// The tolerance of component i between values a and b.
+template <class T>
+FLUXION_HOST_DEVICE T tolerance(const ode_options<T>& o, int i, T a, T b) {
+  const T atol = o.atol_per_state ? o.atol_per_state[i] : o.atol;
+  const T ma = math::abs(a), mb = math::abs(b);
+  return atol + o.rtol * (ma > mb ? ma : mb);
+}
+
+// The weighted RMS norm of the error e of a step from y to ynew.
+template <class T, int N>
+FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y, const T* ynew) {
+  T s = 0;
+  for (int i = 0; i < N; ++i) {
+    const T r = e[i] / tolerance(o, i, y[i], ynew[i]);
+    s += r * r;
+  }
+  return math::sqrt(s / T(N));
+}
+
+}  // namespace detail
+
+template <class Step, class M>
+struct adaptive_driver {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+
+  // HNW I, II.4: h0 from |y0| and |f0| = |f(t0, y0)|, then one Euler step to
+  // estimate f's variation (one right-hand side; y1 and f1 are scratch).
+  FLUXION_HOST_DEVICE static T starting_step(const M& m, const ode_options<T>& o, const T* p, std::ptrdiff_t ps,
+                                             const T* y, const T* f0, T* y1, T* f1, T span, solve_statistics& st) {
+    const T d0 = detail::error_norm<T, n>(o, y, y, y), d1 = detail::error_norm<T, n>(o, f0, y, y);
+    T h0 = (d0 < T(1e-5) || d1 < T(1e-5)) ? T(1e-6) : T(0.01) * d0 / d1;
+    if (h0 > span) h0 = span;
+    for (int i = 0; i < n; ++i) y1[i] = y[i] + h0 * f0[i];
+    m.rhs(o.t0 + h0, y1, 1, p, ps, f1, 1);
+    ++st.rhs_evaluations;
+    for (int i = 0; i < n; ++i) f1[i] = (f1[i] - f0[i]) / h0;
+    const T d2 = detail::error_norm<T, n>(o, f1, y, y);
+    const T dmax = d1 > d2 ? d1 : d2;
+    const T h1 = dmax <= T(1e-15) ? (h0 * T(1e-3) > T(1e-6) ? h0 * T(1e-3) : T(1e-6))
+                                  : math::pow(T(0.01) / dmax, T(1) / T(Step::order + 1));
+    const T h = T(100) * h0 < h1 ? T(100) * h0 : h1;
+    return h < span ? h : span;
+  }
+
+  // Parameters are read by every stage of every step: a few dozen are copied
+  // once into registers (on a GPU, a strided global read per use otherwise).
+  static constexpr int np = int(M::n_params);
+  static constexpr int max_cached_params = 32;
+
+  FLUXION_HOST_DEVICE static solve_status run(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
+                                              solve_statistics& st) {
+    if constexpr (np > 0 && np <= max_cached_params) {
+      T cached[np];
+      for (int j = 0; j < np; ++j) cached[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
+      return integrate(m, o, io, cached, 1, st);
+    } else {
+      return integrate(m, o, io, io.p, io.p_stride, st);
+    }
+  }
+
+  FLUXION_HOST_DEVICE static void write(const trajectory_io<T>& io, std::size_t save, const T* v) {
+    T* out = io.saved + std::ptrdiff_t(save) * io.saved_time_stride;
+    for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = v[i];
+  }
+
+  FLUXION_HOST_DEVICE static solve_status integrate(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
+                                                    const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    T y[n], ynew[n];
+    Step step;
+    for (int i = 0; i < n; ++i) y[i] = io.x0[std::ptrdiff_t(i) * io.x0_stride];
+
+    T t = o.t0;
+    const T span = o.t1 - o.t0;
+    std::size_t next_save = 0;
+    for (; next_save < o.n_save && o.save_times[next_save] <= t; ++next_save) write(io, next_save, y);
+
+    step.begin(m, t, y, p, ps, st);
+    T h = o.initial_step > T(0) ? (o.initial_step < span ? o.initial_step : span)
+                                : starting_step(m, o, p, ps, y, step.f_at_start(), ynew, step.scratch(), span, st);
+    const T eps = detail::epsilon_of<T>();
+    constexpr T exponent = T(-1) / T(Step::error_order + 1);
+    constexpr T max_growth = T(Step::max_growth);
+    bool rejected_last = false, non_finite_last = false;
+    solve_status status = solve_status::success;
+
+    while (t < o.t1) {
+      if (st.accepted + st.rejected >= o.max_steps) {
+        status = solve_status::max_steps;
+        break;
+      }
+      if (!(h > T(16) * eps * math::abs(t))) {
+        status = non_finite_last ? solve_status::non_finite : solve_status::step_too_small;
+        break;
+      }
+      // A step that would leave less than a rounding error of the span ends on t1
+      // (or, when asked, on the next save time).
+      const T target = o.step_to_save_times && next_save < o.n_save ? o.save_times[next_save] : o.t1;
+      const T proposed = h;
+      const T mag = math::abs(t) > math::abs(target) ? math::abs(t) : math::abs(target);
+      const bool last = h >= (target - t) - T(16) * eps * mag;
+      if (last) h = target - t;
+
+      const T err = step.attempt(m, o, t, h, y, ynew, p, ps, st);
+      if (!detail::finite(err)) {
+        if (!o.adaptive) {
+          status = solve_status::non_finite;
+          break;
+        }
+        ++st.rejected;
+        rejected_last = non_finite_last = true;
+        h *= T(0.2);
+        continue;
+      }
+      non_finite_last = false;
+      T factor = err > T(0) ? T(0.9) * math::pow(err, exponent) : max_growth;
+      factor = factor < T(0.2) ? T(0.2) : (factor > max_growth ? max_growth : factor);
+      if (!o.adaptive) factor = T(1);
+      if (err <= T(1) || !o.adaptive) {
+        const T t_new = last ? target : t + h;
+        for (; next_save < o.n_save && o.save_times[next_save] <= t_new; ++next_save) {
+          if (o.save_times[next_save] == t_new) {  // the step's end: the solution itself
+            write(io, next_save, ynew);
+            continue;
+          }
+          const T theta = (o.save_times[next_save] - t) / h;
+          T* out = io.saved + std::ptrdiff_t(next_save) * io.saved_time_stride;
+          for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = step.dense(theta, h, y, ynew, i);
+        }
+        for (int i = 0; i < n; ++i) y[i] = ynew[i];
+        t = t_new;
+        ++st.accepted;
+        if (t < o.t1) step.accept(m, t, y, p, ps, st);
+        if (rejected_last && factor > T(1)) factor = T(1);
+        rejected_last = false;
+        // A step cut short to land on a save time does not shrink the next one.
+        if (last && target != o.t1 && h * factor < proposed) {
+          h = proposed;
+          continue;
+        }
+      } else {
+        ++st.rejected;
+        rejected_last = true;
+        if (factor > T(1)) factor = T(1);
+      }
+      h *= factor;
+    }
+
+    // Save times the integration did not reach read NaN.
+    const T nan = detail::quiet_nan<T>();
+    for (int i = 0; i < n; ++i) ynew[i] = nan;
+    for (; next_save < o.n_save; ++next_save) write(io, next_save, ynew);
+    for (int i = 0; i < n; ++i) io.final_state[std::ptrdiff_t(i) * io.final_stride] = y[i];
+    return status;
+  }
+};
+
+}  // namespace fluxion

@@ -1,0 +1,227 @@
+#pragma once
+// The steps of the Rosenbrock methods (rosenbrock_tableaus.hpp) for
+// solve/driver.hpp. Each uses the model's exact Jacobian d rhs / d state
+// (evaluated once per accepted point, kept through rejections) and, for
+// models that read t, its exact partial derivative in time (rhs_dt; zero
+// and skipped at compile time for autonomous models). The iteration matrix
+// is dense and factored by one thread (detail::dense_lu): the limit is the
+// thread's memory, checked where a launcher instantiates it.
+#include <cstddef>
+#include <utility>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/solve/dense_lu.hpp>
+#include <fluxion/solve/driver.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/rosenbrock_tableaus.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+// J and, for non-autonomous models, df/dt at (t, y).
+template <class M, class T, int N, bool Autonomous>
+struct linearization {
+  T J[N][N];
+  T dT[Autonomous ? 1 : N];
+  FLUXION_HOST_DEVICE void at(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    m.template jacobian_dense<M::jacobian::x>(t, y, 1, p, ps, &J[0][0], 1);
+    ++st.jacobian_evaluations;
+    if constexpr (!Autonomous) m.rhs_dt(t, y, 1, p, ps, dT, 1);
+  }
+  FLUXION_HOST_DEVICE T time_term(int i) const {
+    if constexpr (Autonomous) return T(0);
+    else return dT[i];
+  }
+  // W = diag - J, factored; false when singular.
+  FLUXION_HOST_DEVICE bool factor(dense_lu<T, N>& W, T diag, solve_statistics& st) const {
+    for (int r = 0; r < N; ++r)
+      for (int c = 0; c < N; ++c) W.a[r][c] = (r == c ? diag : T(0)) - J[r][c];
+    ++st.factorizations;
+    return W.factor();
+  }
+};
+
+}  // namespace detail
+
+// Shampine & Reichelt's ode23s step. W = I / (gamma h) - J: the paper's
+// I - gamma h J divided by gamma h, so that every solve below is theirs
+// divided by gamma h as well.
+template <class M>
+struct rosenbrock23_step {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr int order = rosenbrock23::order;
+  static constexpr int error_order = rosenbrock23::error_order;
+  static constexpr double max_growth = rosenbrock23::max_growth;
+
+  detail::linearization<M, T, n, M::autonomous> lin;
+  detail::dense_lu<T, n> W;
+  T F0[n], F1[n], F2[n], k1[n], k2[n], k3[n];
+
+  FLUXION_HOST_DEVICE T* f_at_start() { return F0; }
+  FLUXION_HOST_DEVICE T* scratch() { return k3; }
+
+  FLUXION_HOST_DEVICE void begin(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    m.rhs(t, y, 1, p, ps, F0, 1);
+    ++st.rhs_evaluations;
+    lin.at(m, t, y, p, ps, st);
+  }
+
+  FLUXION_HOST_DEVICE T attempt(const M& m, const ode_options<T>& o, T t, T h, const T* y, T* ynew, const T* p,
+                                std::ptrdiff_t ps, solve_statistics& st) {
+    constexpr T gamma = T(rosenbrock23::gamma), e32 = T(rosenbrock23::e32);
+    const T gh = gamma * h, inv_gh = T(1) / gh;
+    if (!lin.factor(W, inv_gh, st)) return detail::quiet_nan<T>();
+    // (I - gh J) k = r  <=>  (I/gh - J) k = r / gh.
+    for (int i = 0; i < n; ++i) k1[i] = (F0[i] + gh * lin.time_term(i)) * inv_gh;
+    W.solve(k1);
+    for (int i = 0; i < n; ++i) ynew[i] = y[i] + T(0.5) * h * k1[i];
+    m.rhs(t + T(0.5) * h, ynew, 1, p, ps, F1, 1);
+    for (int i = 0; i < n; ++i) k2[i] = (F1[i] - k1[i]) * inv_gh;
+    W.solve(k2);
+    for (int i = 0; i < n; ++i) {
+      k2[i] += k1[i];
+      ynew[i] = y[i] + h * k2[i];
+    }
+    m.rhs(t + h, ynew, 1, p, ps, F2, 1);
+    st.rhs_evaluations += 2;
+    for (int i = 0; i < n; ++i)
+      k3[i] = (F2[i] - e32 * (k2[i] - F1[i]) - T(2) * (k1[i] - F0[i]) + gh * lin.time_term(i)) * inv_gh;
+    W.solve(k3);
+    T err2 = 0;
+    bool finite_state = true;
+    for (int i = 0; i < n; ++i) {
+      const T e = h / T(6) * (k1[i] - T(2) * k2[i] + k3[i]);
+      const T r = e / detail::tolerance(o, i, y[i], ynew[i]);
+      err2 += r * r;
+      finite_state = finite_state && detail::finite(ynew[i]);
+    }
+    const T err = math::sqrt(err2 / T(n));
+    return finite_state ? err : detail::quiet_nan<T>();
+  }
+
+  FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    for (int i = 0; i < n; ++i) F0[i] = F2[i];  // f at the new point
+    lin.at(m, t, y, p, ps, st);
+  }
+
+  // The free interpolant of ode23s: y + h (b1 k1 + b2 k2).
+  FLUXION_HOST_DEVICE T dense(T theta, T h, const T* y, const T*, int i) const {
+    constexpr T gamma = T(rosenbrock23::gamma);
+    const T b1 = theta * (T(1) - theta) / (T(1) - T(2) * gamma);
+    const T b2 = theta * (theta - T(2) * gamma) / (T(1) - T(2) * gamma);
+    return y[i] + h * (b1 * k1[i] + b2 * k2[i]);
+  }
+};
+
+// A stiffly accurate Rodas-type step in the W-transformed form (Hairer &
+// Wanner II, IV.7), as for fx::rodas5p.
+template <class Method, class M>
+struct rodas_step {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr int S = Method::stages;
+  static constexpr int order = Method::order;
+  static constexpr int error_order = Method::error_order;
+  static constexpr double max_growth = Method::max_growth;
+
+  detail::linearization<M, T, n, M::autonomous> lin;
+  detail::dense_lu<T, n> W;
+  T f0[n];
+  T k[S][n];
+
+  FLUXION_HOST_DEVICE T* f_at_start() { return f0; }
+  FLUXION_HOST_DEVICE T* scratch() { return k[0]; }
+
+  FLUXION_HOST_DEVICE void begin(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    m.rhs(t, y, 1, p, ps, f0, 1);
+    ++st.rhs_evaluations;
+    lin.at(m, t, y, p, ps, st);
+  }
+
+  // u = y + sum_{J < I} a[I][J] k[J]
+  template <int I, int... J>
+  FLUXION_HOST_DEVICE void stage_input(const T* y, T* u, std::integer_sequence<int, J...>) const {
+    for (int i = 0; i < n; ++i) u[i] = y[i] + (T(0) + ... + (T(Method::a[I][J]) * k[J][i]));
+  }
+  template <int I, int... J>
+  FLUXION_HOST_DEVICE T coupling(int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(Method::C[I][J]) * k[J][i]));
+  }
+  template <int R, int... J>
+  FLUXION_HOST_DEVICE T dense_term(int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(Method::H[R][J]) * k[J][i]));
+  }
+
+  // Stage I: k_I = W^-1 (f(t + c_I h, u_I) + sum_J C[I][J] / h k_J + h d_I df/dt).
+  template <int I = 0>
+  FLUXION_HOST_DEVICE void stages(const M& m, T t, T h, const T* y, T* u, const T* p, std::ptrdiff_t ps) {
+    if constexpr (I < S) {
+      if constexpr (I == 0) {
+        for (int i = 0; i < n; ++i) k[0][i] = f0[i];
+      } else {
+        stage_input<I>(y, u, std::make_integer_sequence<int, I>{});
+        m.rhs(t + T(Method::c[I]) * h, u, 1, p, ps, k[I], 1);
+      }
+      const T inv_h = T(1) / h;
+      for (int i = 0; i < n; ++i)
+        k[I][i] += inv_h * coupling<I>(i, std::make_integer_sequence<int, I>{}) +
+                   (Method::d[I] != 0.0 ? h * T(Method::d[I]) * lin.time_term(i) : T(0));
+      W.solve(k[I]);
+      stages<I + 1>(m, t, h, y, u, p, ps);
+    }
+  }
+
+  FLUXION_HOST_DEVICE T attempt(const M& m, const ode_options<T>& o, T t, T h, const T* y, T* ynew, const T* p,
+                                std::ptrdiff_t ps, solve_statistics& st) {
+    if (!lin.factor(W, T(1) / (T(Method::gamma) * h), st)) return detail::quiet_nan<T>();
+    stages(m, t, h, y, ynew, p, ps);
+    st.rhs_evaluations += S - 1;
+    // Stiffly accurate: the new state is the last stage's input plus its k.
+    stage_input<S - 1>(y, ynew, std::make_integer_sequence<int, S - 1>{});
+    T err2 = 0;
+    bool finite_state = true;
+    for (int i = 0; i < n; ++i) {
+      ynew[i] += k[S - 1][i];
+      const T r = k[S - 1][i] / detail::tolerance(o, i, y[i], ynew[i]);
+      err2 += r * r;
+      finite_state = finite_state && detail::finite(ynew[i]);
+    }
+    const T err = math::sqrt(err2 / T(n));
+    return finite_state ? err : detail::quiet_nan<T>();
+  }
+
+  FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    m.rhs(t, y, 1, p, ps, f0, 1);
+    ++st.rhs_evaluations;
+    lin.at(m, t, y, p, ps, st);
+  }
+
+  // (1 - theta) y0 + theta (y1 + (1 - theta) (q1 + theta (q2 + theta q3))), q_r = sum_j H[r][j] k_j.
+  FLUXION_HOST_DEVICE T dense(T theta, T, const T* y, const T* ynew, int i) const {
+    constexpr auto all = std::make_integer_sequence<int, S>{};
+    const T q1 = dense_term<0>(i, all), q2 = dense_term<1>(i, all), q3 = dense_term<2>(i, all);
+    const T rest = T(1) - theta;
+    return rest * y[i] + theta * (ynew[i] + rest * (q1 + theta * (q2 + theta * q3)));
+  }
+};
+
+// Methods whose step keeps a dense n x n matrix per trajectory.
+template <class Method>
+inline constexpr bool keeps_dense_matrix = false;
+template <>
+inline constexpr bool keeps_dense_matrix<rosenbrock23> = true;
+template <>
+inline constexpr bool keeps_dense_matrix<rodas5p> = true;
+
+template <class M>
+struct stepper_of<rosenbrock23, M> {
+  using type = adaptive_driver<rosenbrock23_step<M>, M>;
+};
+template <class M>
+struct stepper_of<rodas5p, M> {
+  using type = adaptive_driver<rodas_step<rodas5p, M>, M>;
+};
+
+}  // namespace fluxion
