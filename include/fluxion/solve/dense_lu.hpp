@@ -1,16 +1,97 @@
 #pragma once
 // LU factorization with partial pivoting of a small dense N x N matrix held
-// by one thread (row-major, in registers or thread-local memory), and the
-// solves with it: what a Rosenbrock step needs for its iteration matrix.
-// `__host__ __device__`, no allocation. A zero pivot leaves the factors
-// with a zero on the diagonal and factor() returns false.
+// by one thread (row-major), and the solves with it: what a Rosenbrock step
+// needs for its iteration matrix. `__host__ __device__`, no allocation.
+//
+// Up to `register_resident_order` the loops are fully unrolled and the row
+// exchanges are conditional swaps at fixed positions (for each column, every
+// lower row whose entry is larger in magnitude trades places with the pivot
+// row, leaving the largest there, the earliest of ties): every index is then
+// a constant, so a GPU keeps the matrix in registers instead of thread-local
+// memory. Larger matrices exchange rows by a recorded pivot index.
+// factor() returns false when a pivot is zero.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/symbolic/math.hpp>
 
+#if defined(__CUDA_ARCH__)
+#  define FLUXION_UNROLL _Pragma("unroll")
+#elif defined(__clang__)
+#  define FLUXION_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#  define FLUXION_UNROLL _Pragma("GCC unroll 16")
+#else
+#  define FLUXION_UNROLL
+#endif
+
 namespace fluxion::detail {
 
+inline constexpr int register_resident_order = 8;
+
+template <class T, int N, bool Unrolled = (N <= register_resident_order)>
+struct dense_lu;
+
 template <class T, int N>
-struct dense_lu {
+struct dense_lu<T, N, true> {
+  T a[N][N];
+  bool swapped[N][N];  // swapped[c][r]: rows c and r traded places while column c was pivoted
+
+  FLUXION_HOST_DEVICE bool factor() {
+    bool regular = true;
+    FLUXION_UNROLL
+    for (int c = 0; c < N; ++c) {
+      FLUXION_UNROLL
+      for (int r = c + 1; r < N; ++r) {
+        const bool s = math::abs(a[r][c]) > math::abs(a[c][c]);
+        swapped[c][r] = s;
+        FLUXION_UNROLL
+        for (int k = 0; k < N; ++k) {
+          const T top = a[c][k], low = a[r][k];
+          a[c][k] = s ? low : top;
+          a[r][k] = s ? top : low;
+        }
+      }
+      regular = regular && math::abs(a[c][c]) > T(0);
+      const T inv = T(1) / a[c][c];
+      FLUXION_UNROLL
+      for (int r = c + 1; r < N; ++r) {
+        const T l = a[r][c] * inv;
+        a[r][c] = l;
+        FLUXION_UNROLL
+        for (int k = c + 1; k < N; ++k) a[r][k] -= l * a[c][k];
+      }
+    }
+    return regular;
+  }
+
+  // b := A^-1 b.
+  // The exchanges in the order factor() made them (the stored multipliers
+  // moved with their rows), then the two triangular solves.
+  FLUXION_HOST_DEVICE void solve(T* b) const {
+    FLUXION_UNROLL
+    for (int c = 0; c < N; ++c) {
+      FLUXION_UNROLL
+      for (int r = c + 1; r < N; ++r) {
+        const T top = b[c], low = b[r];
+        b[c] = swapped[c][r] ? low : top;
+        b[r] = swapped[c][r] ? top : low;
+      }
+    }
+    FLUXION_UNROLL
+    for (int r = 1; r < N; ++r) {
+      FLUXION_UNROLL
+      for (int k = 0; k < r; ++k) b[r] -= a[r][k] * b[k];
+    }
+    FLUXION_UNROLL
+    for (int r = N - 1; r >= 0; --r) {
+      FLUXION_UNROLL
+      for (int k = r + 1; k < N; ++k) b[r] -= a[r][k] * b[k];
+      b[r] /= a[r][r];
+    }
+  }
+};
+
+template <class T, int N>
+struct dense_lu<T, N, false> {
   T a[N][N];
   int pivot[N];
 
