@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# On a GPU machine: fluxion's ensemble solvers beside the peers of
+# BENCHMARKS.md (Model B: Lorenz, Model C: Robertson) in one invocation.
+#   bash bench/run_solvers.sh OUTDIR [PEERS_DIR]
+# Builds the two benchmarks with nvcc (or takes them from $BUILD/bench when
+# BUILD is set and holds them), writes the peers' Robertson rate constants
+# for the largest ensemble (numpy, seed 7, as stiff_peers.py draws them) so
+# both sides integrate the same trajectories, and appends every JSON line to
+# OUTDIR/solvers.jsonl. PEERS_DIR defaults to ../shared/peers, then ./.peers.
+set -uo pipefail
+out=$(realpath -m "${1:?usage: bench/run_solvers.sh OUTDIR [PEERS_DIR]}")
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+peers=${2:-}
+[ -n "$peers" ] || { [ -d "$here/../shared/peers" ] && peers="$here/../shared/peers"; }
+[ -n "$peers" ] || peers="$here/.peers"
+export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
+log=$out/solvers.jsonl
+bin=$out/bin
+mkdir -p "$bin"
+cccl=$(dirname "$(command -v nvcc)")/../include/cccl
+for b in ensemble stiff; do
+  if [ -n "${BUILD:-}" ] && [ -x "$BUILD/bench/fluxion-bench-$b" ]; then
+    cp "$BUILD/bench/fluxion-bench-$b" "$bin/"
+  else
+    src=$([ $b = ensemble ] && echo ensemble_device.cu || echo stiff_device.cu)
+    nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" \
+      -DFLUXION_HAVE_LIBCUDACXX=1 "$here/bench/$src" -o "$bin/fluxion-bench-$b" 2>"$out/nvcc-$b.log" ||
+      { tail -20 "$out/nvcc-$b.log"; exit 1; }
+  fi
+done
+python3 - "$out/robertson_k.bin" <<'PY'
+import sys, numpy as np
+K = np.array([0.04, 3e7, 1e4]) * np.random.default_rng(7).uniform(0.5, 1.5, (1000000, 3))
+K.astype("<f8").tofile(sys.argv[1])
+PY
+{
+  echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+  "$bin/fluxion-bench-ensemble" 100000 1000000
+  "$bin/fluxion-bench-stiff" "$out/robertson_k.bin" "$peers/robertson_ref_seed7_n256_radau1e-10.npy" 10000 100000 1000000
+} | tee -a "$log"
+cd "$peers" || exit 1
+for n in 100000 1000000; do
+  for dt in f32 f64; do timeout 120 python3 ode_peers.py cuda-tsit5-adaptive $dt $n adaptive 2>>"$out/peers.err" | tee -a "$log"; done
+done
+for dt in f32 f64; do timeout 200 python3 ode_peers.py diffrax $dt 1000000 adaptive 2>>"$out/peers.err" | tee -a "$log"; done
+timeout 300 python3 stiff_peers.py ref f64 256 final 2>>"$out/peers.err" >/dev/null
+for n in 10000 100000 1000000; do
+  for impl in cuda-rodas5 cuda-rosenbrock23; do
+    for m in final saveat; do timeout 150 python3 stiff_peers.py $impl f64 $n $m 2>>"$out/peers.err" | tee -a "$log"; done
+  done
+done
+for impl in cuda-rodas5 cuda-rosenbrock23; do timeout 150 python3 stiff_peers.py $impl f32 1000000 final 2>>"$out/peers.err" | tee -a "$log"; done
+timeout 200 python3 stiff_peers.py diffrax f64 1000000 final 2>>"$out/peers.err" | tee -a "$log"
+python3 "$here/bench/solver_ratios.py" "$out" | tee "$out/ratios.txt"
