@@ -61,6 +61,10 @@ std::vector<double> read_doubles(const std::string& path, std::size_t skip_heade
                                              std::size_t(static_cast<unsigned char>(bytes[10])) << 16;
     offset = (major == 1 ? 10 : 12) + len;
   }
+  if (bytes.size() < offset + sizeof(double)) {
+    std::fprintf(stderr, "%s holds no values\n", path.c_str());
+    std::exit(1);
+  }
   std::vector<double> v((bytes.size() - offset) / sizeof(double));
   std::memcpy(v.data(), bytes.data() + offset, v.size() * sizeof(double));
   return v;

@@ -13,7 +13,7 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/symbolic/math.hpp>
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)
 #  define FLUXION_UNROLL _Pragma("unroll")
 #elif defined(__clang__)
 #  define FLUXION_UNROLL _Pragma("unroll")

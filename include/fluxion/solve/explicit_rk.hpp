@@ -36,9 +36,15 @@ struct explicit_rk_step {
   FLUXION_HOST_DEVICE void stage_input(T h, const T* y, T* out, std::integer_sequence<int, J...>) const {
     for (int i = 0; i < n; ++i) out[i] = y[i] + h * (T(0) + ... + (T(Method::a[I][J]) * k[J][i]));
   }
+  // The coefficients are read as constants (Method::b[J] with J a template
+  // argument): device code may not take the address of a host constant.
   template <int... J>
-  FLUXION_HOST_DEVICE T weighted(const double (&w)[S], int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(w[J]) * k[J][i]));
+  FLUXION_HOST_DEVICE T solution_increment(int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(Method::b[J]) * k[J][i]));
+  }
+  template <int... J>
+  FLUXION_HOST_DEVICE T error_increment(int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(Method::e[J]) * k[J][i]));
   }
   template <int... J>
   FLUXION_HOST_DEVICE T weighted_at(const T* w, int i, std::integer_sequence<int, J...>) const {
@@ -62,8 +68,8 @@ struct explicit_rk_step {
     T err2 = 0;
     bool finite_state = true;
     for (int i = 0; i < n; ++i) {
-      ynew[i] = y[i] + h * weighted(Method::b, i, std::make_integer_sequence<int, S>{});
-      const T e = h * weighted(Method::e, i, std::make_integer_sequence<int, S>{});
+      ynew[i] = y[i] + h * solution_increment(i, std::make_integer_sequence<int, S>{});
+      const T e = h * error_increment(i, std::make_integer_sequence<int, S>{});
       const T r = e / detail::tolerance(o, i, y[i], ynew[i]);
       err2 += r * r;
       finite_state = finite_state && detail::finite(ynew[i]);
