@@ -53,8 +53,15 @@ inline constexpr std::size_t max_states_dense_per_thread = 32;
 
 namespace detail {
 
+// Blocks per SM the integration kernel's register allocation must allow
+// (1: no cap; the stepper's working set decides), a tuning knob measured by
+// bench/run_solvers.sh.
+#ifndef FLUXION_SOLVE_MIN_BLOCKS_PER_SM
+#  define FLUXION_SOLVE_MIN_BLOCKS_PER_SM 1
+#endif
+
 template <class Stepper, class M, class T>
-__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS)
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_BLOCKS_PER_SM)
     integrate_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
                      const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
                      solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {

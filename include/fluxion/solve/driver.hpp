@@ -44,7 +44,7 @@ struct ode_options {
   const T* save_times = nullptr;      // sorted, inside [t0, t1]
   std::size_t n_save = 0;
   T initial_step = 0;            // 0: chosen per trajectory
-  long long max_steps = 100000;  // accepted + rejected
+  long long max_steps = 100000;  // accepted + rejected, at most 1e8 (checked with the problem)
   bool adaptive = true;          // false: every step initial_step long (the last one shortened to end on t1)
   bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
 };
@@ -166,7 +166,7 @@ struct adaptive_driver {
     solve_status status = solve_status::success;
 
     while (t < o.t1) {
-      if (st.accepted + st.rejected >= o.max_steps) {
+      if (st.accepted + st.rejected >= int(o.max_steps)) {
         status = solve_status::max_steps;
         break;
       }

@@ -29,7 +29,7 @@ struct ode_problem {
   T atol = T(1e-6);
   std::span<const T> atol_per_state = {};  // empty: `atol` for every state
   T initial_step = 0;                      // 0: chosen per trajectory (HNW I, II.4)
-  long long max_steps = 100000;            // accepted + rejected steps per trajectory
+  long long max_steps = 100000;            // accepted + rejected steps per trajectory, at most 1e8
   bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
   bool step_to_save_times = false;         // true: steps end on save times (no interpolation there)
 };
@@ -74,8 +74,8 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
                         number_text_of(double(pr.initial_step)));
   if (!pr.adaptive && !(pr.initial_step > T(0)))
     throw problem_error("fluxion: fixed steps (adaptive = false) need a positive initial_step");
-  if (pr.max_steps < 1)
-    throw problem_error("fluxion: max_steps must be at least 1, got " + std::to_string(pr.max_steps));
+  if (pr.max_steps < 1 || pr.max_steps > 100000000)
+    throw problem_error("fluxion: max_steps must be between 1 and 100,000,000, got " + std::to_string(pr.max_steps));
   for (std::size_t s = 0; s < pr.save_times.size(); ++s) {
     const T ts = pr.save_times[s];
     if (!(ts >= pr.t0 && ts <= pr.t1))

@@ -21,12 +21,14 @@ inline constexpr const char* to_string(solve_status s) {
   return "unknown";
 }
 
+// 32-bit counts: a GPU thread keeps them in half the registers, and
+// ode_problem::max_steps is at most 1e8 steps, so none can overflow.
 struct solve_statistics {
-  std::int64_t accepted = 0;
-  std::int64_t rejected = 0;
-  std::int64_t rhs_evaluations = 0;
-  std::int64_t jacobian_evaluations = 0;
-  std::int64_t factorizations = 0;
+  std::int32_t accepted = 0;
+  std::int32_t rejected = 0;
+  std::int32_t rhs_evaluations = 0;
+  std::int32_t jacobian_evaluations = 0;
+  std::int32_t factorizations = 0;
 };
 
 }  // namespace fluxion
