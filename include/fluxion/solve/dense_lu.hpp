@@ -13,8 +13,10 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/symbolic/math.hpp>
 
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #  define FLUXION_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#  define FLUXION_UNROLL  // nvcc's host pass: its front end knows no host compiler's unroll pragma
 #elif defined(__clang__)
 #  define FLUXION_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
