@@ -1,7 +1,9 @@
 // The device cases (see cases.hpp). Oracles: the host evaluation of the same
 // compiled type, the hand-written references of the fixture and the flat SIR
-// model, and central finite differences.
+// model, central finite differences, and (case f) the dense Jacobian against
+// the CSR values and the Jacobian-vector product.
 #include "cases.hpp"
+#include "device_support.hpp"
 
 #include <fluxion/cuda.hpp>
 
@@ -33,60 +35,10 @@ std::string unavailable() {
 
 namespace {
 
-template <class T>
-struct device_buffer {
-  T* ptr = nullptr;
-  std::size_t n = 0;
-  explicit device_buffer(std::size_t count) : n(count) {
-    fx::detail::check_cuda(cudaMalloc(&ptr, count * sizeof(T)), "cudaMalloc");
-  }
-  device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
-  ~device_buffer() { cudaFree(ptr); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  void upload(const std::vector<T>& host) {
-    fx::detail::check_cuda(cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to device");
-  }
-  std::vector<T> download() const {
-    std::vector<T> out(n);
-    fx::detail::check_cuda(cudaMemcpy(out.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
-    return out;
-  }
-  std::span<T> span() { return {ptr, n}; }
-  std::span<const T> cspan() const { return {ptr, n}; }
-};
-
-void sync() { fx::detail::check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 template <class T>
 constexpr double tolerance() {
   return std::is_same_v<T, double> ? 1e-12 : 2e-5;  // device and host differ only by FMA contraction
-}
-
-// |a - b| <= tol * max(1, |b|) for every element; one failure line for the worst.
-template <class A, class B>
-void compare(result& r, const std::string& what, const A& got, const B& want, double tol) {
-  if (got.size() != want.size()) {
-    r.failures.push_back(what + ": sizes differ");
-    return;
-  }
-  double worst = 0;
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const double d = std::fabs(double(got[i]) - double(want[i])) / std::fmax(1.0, std::fabs(double(want[i])));
-    if (!(d <= worst)) {
-      worst = d;
-      at = i;
-    }
-  }
-  if (!(worst <= tol))
-    r.failures.push_back(what + ": relative difference " + std::to_string(worst) + " at element " + std::to_string(at) +
-                         " exceeds " + std::to_string(tol));
-}
-
-template <class T>
-bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 constexpr std::size_t instances = 257;  // not a multiple of the block size
@@ -110,13 +62,6 @@ fixture_batch<T> make_fixture_batch(std::size_t count, std::uint32_t seed) {
   }
   return b;
 }
-
-#define FLUXION_SKIP_WITHOUT_DEVICE(r)      \
-  if (const auto why = unavailable(); !why.empty()) { \
-    r.skipped = true;                       \
-    r.reason = why;                         \
-    return r;                               \
-  }
 
 }  // namespace
 
@@ -401,12 +346,151 @@ result jacobians_on_device() {
   return r;
 }
 
+template <class T>
+result jacobian_launchers_spans_and_batches() {
+  result r;
+  FLUXION_SKIP_WITHOUT_DEVICE(r)
+  using M = fx::compiled<hier::connected, T>;
+  using J = typename M::jacobian;
+  const std::size_t B = 65, n = M::n_states, np = M::n_params;
+  const T t = T(0.5);
+  const auto in = make_fixture_batch<T>(B, 16);
+  const auto pattern = fx::jacobian_pattern<M, J::x>();
+  const std::size_t nnz = pattern.nnz();
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<T> vx(n * B), vp(np * B);
+  for (auto& v : vx) v = T(unit(rng));
+  for (auto& v : vp) v = T(unit(rng));
+
+  // 1. Plain spans of device memory (structure-of-arrays), as fx::cuda::rhs takes them.
+  device_buffer<T> x(in.x), p(in.p), vxd(vx), vpd(vp), jx(n * n * B), vals(nnz * B), ox(n * B), op(n * B);
+  fx::cuda::jacobian_dense<M, J::x>(M{}, t, B, x.cspan(), p.cspan(), jx.span());
+  fx::cuda::jacobian_values<M, J::x>(M{}, t, B, x.cspan(), p.cspan(), vals.span(), nnz);
+  fx::cuda::jvp_x(M{}, t, B, x.cspan(), p.cspan(), vxd.cspan(), ox.span());
+  fx::cuda::jvp_p(M{}, t, B, x.cspan(), p.cspan(), vpd.cspan(), op.span());
+  sync();
+  const auto djx = jx.download(), dvals = vals.download(), dox = ox.download(), dop = op.download();
+
+  std::vector<T> hjx(n * n * B), hvals(nnz * B), hox(n * B), hop(n * B);
+  fx::host::jacobian_dense<M, J::x>(M{}, t, B, fx::soa(in.x), fx::soa(in.p), fx::soa(hjx));
+  fx::host::jacobian_values<M, J::x>(M{}, t, B, fx::soa(in.x), fx::soa(in.p), fx::soa(hvals), nnz);
+  fx::host::jvp_x(M{}, t, B, fx::soa(in.x), fx::soa(in.p), fx::soa(vx), fx::soa(hox));
+  fx::host::jvp_p(M{}, t, B, fx::soa(in.x), fx::soa(in.p), fx::soa(vp), fx::soa(hop));
+  compare(r, "dense jac_x (spans) device vs host", djx, hjx, tolerance<T>() * 10);
+  compare(r, "jac_x values (spans) device vs host", dvals, hvals, tolerance<T>() * 10);
+  compare(r, "jvp_x (spans) device vs host", dox, hox, tolerance<T>() * 10);
+  compare(r, "jvp_p (spans) device vs host", dop, hop, tolerance<T>() * 10);
+
+  // The device results agree with each other: the CSR values are the dense
+  // matrix's entries (and the dense matrix is zero outside the pattern), and
+  // jvp_x is the dense matrix times v, summed here in double.
+  std::size_t value_mismatches = 0, outside_nonzero = 0;
+  double worst_jvp = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    for (std::size_t row = 0; row < n; ++row) {
+      std::vector<bool> in_pattern(n, false);
+      for (int k = pattern.row_ptr[row]; k < pattern.row_ptr[row + 1]; ++k) {
+        const std::size_t col = std::size_t(pattern.col_idx[std::size_t(k)]);
+        in_pattern[col] = true;
+        const double dense = double(djx[(row * n + col) * B + b]), value = double(dvals[std::size_t(k) * B + b]);
+        value_mismatches += !(std::fabs(dense - value) <= tolerance<T>() * 10 * std::fmax(1.0, std::fabs(dense)));
+      }
+      double sum = 0, scale = 1;
+      for (std::size_t col = 0; col < n; ++col) {
+        const double e = double(djx[(row * n + col) * B + b]);
+        if (!in_pattern[col]) outside_nonzero += !(e == 0);
+        sum += e * double(vx[col * B + b]);
+        scale += std::fabs(e * double(vx[col * B + b]));
+      }
+      worst_jvp = std::fmax(worst_jvp, std::fabs(double(dox[row * B + b]) - sum) / scale);
+    }
+  }
+  if (value_mismatches) r.failures.push_back("CSR values differ from the dense entries in " + std::to_string(value_mismatches));
+  if (outside_nonzero) r.failures.push_back("dense entries outside the pattern are not zero: " + std::to_string(outside_nonzero));
+  if (!(worst_jvp <= tolerance<T>() * 10))
+    r.failures.push_back("jvp_x vs dense jac_x times v: relative difference " + std::to_string(worst_jvp));
+
+  // 2. The batch forms give the same values bitwise.
+  const T sentinel = T(-333.5);
+  // fx::broadcast parameters: instance 0's set for everyone, against spans of it replicated.
+  std::vector<T> p0(np), prep(np * B);
+  for (std::size_t j = 0; j < np; ++j) {
+    p0[j] = in.p[j * B];
+    for (std::size_t b = 0; b < B; ++b) prep[j * B + b] = p0[j];
+  }
+  device_buffer<T> p0d(p0), prepd(prep), jpa(n * np * B), jpb(n * np * B);
+  fx::cuda::jacobian_dense<M, J::p>(M{}, t, B, x.cspan(), prepd.cspan(), jpa.span());
+  fx::cuda::jacobian_dense<M, J::p>(M{}, t, B, fx::soa(x.cspan()), fx::broadcast(p0d.cspan()), fx::soa(jpb.span()));
+  // Pitched structure-of-arrays values, padding past the instances untouched.
+  const std::size_t pitch = fx::soa_pitch<T>(B + 1);
+  device_buffer<T> valsp(std::vector<T>(nnz * pitch, sentinel));
+  fx::cuda::jacobian_values<M, J::x>(M{}, t, B, fx::soa(x.cspan()), fx::soa(p.cspan()), fx::soa(valsp.span(), pitch), nnz);
+  // jvp_x with states, direction and result embedded in padded records (fx::strided).
+  const std::size_t record = n + 3, lead = 2;
+  std::vector<T> xr(record * B, sentinel), vr(record * B, sentinel);
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t j = 0; j < n; ++j) {
+      xr[b * record + lead + j] = in.x[j * B + b];
+      vr[b * record + lead + j] = vx[j * B + b];
+    }
+  device_buffer<T> xrd(xr), vrd(vr), outr(std::vector<T>(record * B, sentinel));
+  fx::cuda::jvp_x(M{}, t, B, fx::strided(xrd.cspan().subspan(lead), 1, std::ptrdiff_t(record)), fx::soa(p.cspan()),
+                  fx::strided(vrd.cspan().subspan(lead), 1, std::ptrdiff_t(record)),
+                  fx::strided(outr.span().subspan(lead), 1, std::ptrdiff_t(record)));
+  sync();
+  if (!bitwise_equal(jpa.download(), jpb.download()))
+    r.failures.push_back("jac_p with fx::broadcast parameters differs from spans of the replicated set");
+  const auto gotp = valsp.download();
+  std::size_t pitched_mismatch = 0, pitched_padding = 0;
+  for (std::size_t k = 0; k < nnz; ++k)
+    for (std::size_t b = 0; b < pitch; ++b) {
+      if (b < B) pitched_mismatch += !(gotp[k * pitch + b] == dvals[k * B + b]);
+      else pitched_padding += !(gotp[k * pitch + b] == sentinel);
+    }
+  if (pitched_mismatch) r.failures.push_back("pitched jac_x values differ from spans in " + std::to_string(pitched_mismatch));
+  if (pitched_padding) r.failures.push_back("padding of the pitched values was written: " + std::to_string(pitched_padding));
+  const auto gotr = outr.download();
+  std::size_t record_mismatch = 0, record_padding = 0;
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t j = 0; j < record; ++j) {
+      const T v = gotr[b * record + j];
+      if (j < lead || j >= lead + n) record_padding += !(v == sentinel);
+      else record_mismatch += !(v == dox[(j - lead) * B + b]);
+    }
+  if (record_mismatch) r.failures.push_back("jvp_x in padded records differs from spans in " + std::to_string(record_mismatch));
+  if (record_padding) r.failures.push_back("padding around the jvp_x records was written: " + std::to_string(record_padding));
+
+  // 3. A host span is rejected before launch, the output untouched.
+  device_buffer<T> untouched(std::vector<T>(n * B, sentinel)), untouched_vals(std::vector<T>(nnz * B, sentinel));
+  try {
+    fx::cuda::jvp_x(M{}, t, B, x.cspan(), p.cspan(), std::span<const T>(vx), untouched.span());
+    r.failures.push_back("jvp_x accepted a host direction");
+  } catch (const fx::layout_error&) {
+  }
+  try {
+    fx::cuda::jacobian_values<M, J::x>(M{}, t, B, x.cspan(), p.cspan(), untouched_vals.span().first(nnz * B - 1), nnz);
+    r.failures.push_back("jacobian_values accepted a too small output span");
+  } catch (const fx::layout_error&) {
+  }
+  sync();
+  if (!bitwise_equal(untouched.download(), std::vector<T>(n * B, sentinel)) ||
+      !bitwise_equal(untouched_vals.download(), std::vector<T>(nnz * B, sentinel)))
+    r.failures.push_back("a rejected launch wrote its output");
+  if (!bitwise_equal(x.download(), in.x) || !bitwise_equal(vxd.download(), vx))
+    r.failures.push_back("the device inputs were modified");
+  r.summary = "jacobian_dense, jacobian_values, jvp_x, jvp_p over spans == host; CSR == dense, jvp_x == J v (worst " +
+              std::to_string(worst_jvp) + "); broadcast, pitched SoA and strided records bitwise equal";
+  return r;
+}
+
 #define FLUXION_INSTANTIATE(T)                              \
   template result fixture_device_equals_host<T>();          \
   template result strided_device_state<T>();                \
   template result constants_and_time<T>();                  \
   template result layout_errors_before_launch<T>();         \
-  template result jacobians_on_device<T>();
+  template result jacobians_on_device<T>();                 \
+  template result jacobian_launchers_spans_and_batches<T>();
 FLUXION_INSTANTIATE(float)
 FLUXION_INSTANTIATE(double)
 #undef FLUXION_INSTANTIATE

@@ -1,5 +1,5 @@
 #pragma once
-// The ten device cases (five checks, each in float and double), as plain
+// The fourteen device cases (seven checks, each in float and double), as plain
 // host functions implemented in cases.cu (nvcc) and called from Catch2
 // bodies compiled by the host compiler (device_tests.cpp), so that the test
 // suite and fluxion-qualify run the same code.
@@ -28,5 +28,9 @@ template <class T>
 result layout_errors_before_launch(); // d: each wrong buffer rejected before launch, output untouched
 template <class T>
 result jacobians_on_device();         // e: Jacobian values on the device == host == finite differences
+template <class T>
+result jacobian_launchers_spans_and_batches();  // f: Jacobian launchers over spans == host; broadcast, pitched, strided batches alike
+template <class T>
+result ensembles_match_host();        // g: Tsit5, Rodas5P, Rosenbrock23 ensembles on the device == host (solve_cases.cu)
 
 }  // namespace device_cases

@@ -1,4 +1,4 @@
-// Catch2 bodies of the ten device cases; the checks live in cases.cu. Each
+// Catch2 bodies of the twelve device cases; the checks live in cases.cu. Each
 // case SKIPs with its reason when no CUDA device is usable.
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -28,4 +28,10 @@ TEMPLATE_TEST_CASE("d: wrong device buffers are rejected before launch", "[devic
 }
 TEMPLATE_TEST_CASE("e: Jacobians on the device equal host and finite differences", "[device]", float, double) {
   report(device_cases::jacobians_on_device<TestType>());
+}
+TEMPLATE_TEST_CASE("f: Jacobian launchers take spans and every batch form", "[device]", float, double) {
+  report(device_cases::jacobian_launchers_spans_and_batches<TestType>());
+}
+TEMPLATE_TEST_CASE("g: ensembles integrated on the device equal the host", "[device]", float, double) {
+  report(device_cases::ensembles_match_host<TestType>());
 }

@@ -2,17 +2,26 @@
 // against text written by hand; the JSON is parsed by a small strict parser
 // written here (so that well-formedness is checked independently of the
 // library), its values are compared with hand-computed numbers, and a few
-// exact substrings are checked.
+// exact substrings are checked. Every element's name and flat offset (the
+// blocks' "elements", fx::element_names) is checked against lists written out
+// by hand for a small model, symbol- and group-major, and Python's json
+// module reads the document.
 #include <catch2/catch_test_macros.hpp>
 
 #include <fluxion/fluxion.hpp>
 
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>
 
 namespace fx = fluxion;
 
@@ -43,6 +52,27 @@ using M = fx::compiled<indexed, double>;
 // A state with a long (22-character) name.
 constexpr fx::state<"a_very_long_state_name"> longname;
 constexpr auto with_long_name = fx::model(fx::states(longname), fx::d(longname) = -longname);
+
+// A small model whose every element name and offset is written out by hand
+// below: X over (g, s), y over g, a scalar z; parameters r over s and a
+// scalar k; one observable over g.
+using g_sp = fx::index<"g", 2>;
+using s_sp = fx::index<"s", 3>;
+constexpr fx::state<"X", g_sp, s_sp> X;
+constexpr fx::state<"y", g_sp> y;
+constexpr fx::state<"z"> z;
+constexpr fx::param<"r", s_sp> r;
+constexpr fx::param<"k"> kk;
+constexpr fx::ivar<g_sp, 0, "gi"> gi;
+constexpr fx::ivar<s_sp, 0, "si"> si;
+constexpr auto small = fx::model(                                   //
+    fx::states(X, y, z), fx::params(r, kk),                          //
+    fx::d(X(gi, si)) = -kk * X(gi, si) + r(si) * y(gi),              //
+    fx::d(y(gi)) = -kk * y(gi),                                      //
+    fx::d(z) = -z,                                                   //
+    fx::observe<"tot">(gi) = fx::sum(si, X(gi, si)));
+using Small = fx::compiled<small, double>;
+using SmallGM = fx::compiled<small, double, fx::group_major<g_sp>>;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -311,4 +341,155 @@ TEST_CASE("layout JSON of a model without parameters or observables", "[layout][
   CHECK(doc["parameter"]["symbols"].items.empty());
   CHECK(doc["observable"]["symbols"].items.empty());
   check_symbol(doc["state"]["symbols"][0], "a_very_long_state_name", "state", 0, 1, {}, {}, {});
+}
+
+// --- every element by name ------------------------------------------------------
+
+namespace {
+using name_offsets = std::vector<std::pair<std::string, double>>;
+
+// The block's "elements" as (name, offset) pairs, in the order listed.
+name_offsets elements_of(const json& block) {
+  name_offsets out;
+  for (const auto& e : block["elements"].items) {
+    REQUIRE(e.kind == json::object_k);
+    REQUIRE(e.members.size() == 2);
+    out.emplace_back(e["name"].text, e["offset"].number);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("element names of a small model, written out by hand", "[layout][describe][elements]") {
+  // Symbol-major: X row-major (s fastest), then y, then z.
+  const name_offsets states = {{"X[0][0]", 0}, {"X[0][1]", 1}, {"X[0][2]", 2}, {"X[1][0]", 3}, {"X[1][1]", 4},
+                               {"X[1][2]", 5}, {"y[0]", 6},    {"y[1]", 7},    {"z", 8}};
+  const name_offsets params = {{"r[0]", 0}, {"r[1]", 1}, {"r[2]", 2}, {"k", 3}};
+  const name_offsets observables = {{"tot[0]", 0}, {"tot[1]", 1}};
+
+  json doc;
+  REQUIRE_NOTHROW(doc = parse(fx::layout_json<Small::layout>()));
+  CHECK(elements_of(doc["state"]) == states);
+  CHECK(elements_of(doc["parameter"]) == params);
+  CHECK(elements_of(doc["observable"]) == observables);
+
+  const std::vector<std::string> state_names = {"X[0][0]", "X[0][1]", "X[0][2]", "X[1][0]", "X[1][1]",
+                                                "X[1][2]", "y[0]",    "y[1]",    "z"};
+  CHECK(fx::element_names<Small::layout::state>() == state_names);
+  CHECK(fx::element_names<Small::layout::param>() == std::vector<std::string>{"r[0]", "r[1]", "r[2]", "k"});
+  CHECK(fx::element_names<Small::layout::observable>() == std::vector<std::string>{"tot[0]", "tot[1]"});
+}
+
+TEST_CASE("element names of the group-major layout, written out by hand", "[layout][describe][elements]") {
+  // group_major<g>: each g holds X[g][0..2] then y[g] (4 values); z after both runs.
+  const name_offsets states = {{"X[0][0]", 0}, {"X[0][1]", 1}, {"X[0][2]", 2}, {"y[0]", 3}, {"X[1][0]", 4},
+                               {"X[1][1]", 5}, {"X[1][2]", 6}, {"y[1]", 7},    {"z", 8}};
+  json doc;
+  REQUIRE_NOTHROW(doc = parse(fx::layout_json<SmallGM::layout>()));
+  CHECK(elements_of(doc["state"]) == states);
+  // Parameters and observables stay symbol-major.
+  CHECK(elements_of(doc["parameter"]) == name_offsets{{"r[0]", 0}, {"r[1]", 1}, {"r[2]", 2}, {"k", 3}});
+  CHECK(elements_of(doc["observable"]) == name_offsets{{"tot[0]", 0}, {"tot[1]", 1}});
+  const std::vector<std::string> names = {"X[0][0]", "X[0][1]", "X[0][2]", "y[0]", "X[1][0]",
+                                          "X[1][1]", "X[1][2]", "y[1]",    "z"};
+  CHECK(fx::element_names<SmallGM::layout::state>() == names);
+  // The symbols' strides still address every element: y[1] = 3 + 1 * 4.
+  check_symbol(doc["state"]["symbols"][1], "y", "state", 3, 2, {2}, {4}, {"g"});
+}
+
+TEST_CASE("element names of the indexed model at hand-computed offsets", "[layout][describe][elements]") {
+  // S[3][4] at 0, I[3][4] at 12, R[3] at 24; beta[3] at 0, C[3][3] at 3,
+  // sigma at 12, a[4] at 13; incidence[3] at 0, total at 3, by_age[3][4] at 4.
+  json doc;
+  REQUIRE_NOTHROW(doc = parse(fx::layout_json<M::layout>()));
+  const auto st = elements_of(doc["state"]);
+  const auto pa = elements_of(doc["parameter"]);
+  const auto ob = elements_of(doc["observable"]);
+  REQUIRE(st.size() == 27);
+  REQUIRE(pa.size() == 17);
+  REQUIRE(ob.size() == 16);
+  for (std::size_t j = 0; j < st.size(); ++j) CHECK(st[j].second == double(j));
+  for (std::size_t j = 0; j < pa.size(); ++j) CHECK(pa[j].second == double(j));
+  for (std::size_t j = 0; j < ob.size(); ++j) CHECK(ob[j].second == double(j));
+  CHECK(st[0].first == "S[0][0]");
+  CHECK(st[3].first == "S[0][3]");
+  CHECK(st[4].first == "S[1][0]");
+  CHECK(st[11].first == "S[2][3]");
+  CHECK(st[12].first == "I[0][0]");
+  CHECK(st[22].first == "I[2][2]");  // 12 + 2 * 4 + 2
+  CHECK(st[24].first == "R[0]");
+  CHECK(st[26].first == "R[2]");
+  CHECK(pa[2].first == "beta[2]");
+  CHECK(pa[3].first == "C[0][0]");
+  CHECK(pa[8].first == "C[1][2]");  // 3 + 1 * 3 + 2
+  CHECK(pa[11].first == "C[2][2]");
+  CHECK(pa[12].first == "sigma");
+  CHECK(pa[16].first == "a[3]");
+  CHECK(ob[2].first == "incidence[2]");
+  CHECK(ob[3].first == "total");
+  CHECK(ob[4].first == "by_age[0][0]");
+  CHECK(ob[15].first == "by_age[2][3]");
+  // Every name once.
+  for (const auto* list : {&st, &pa, &ob})
+    for (std::size_t a_ = 0; a_ < list->size(); ++a_)
+      for (std::size_t b_ = a_ + 1; b_ < list->size(); ++b_) CHECK((*list)[a_].first != (*list)[b_].first);
+}
+
+TEST_CASE("group-major element names agree with the layout's offsets", "[layout][describe][elements]") {
+  // A consistency check against the library's own offset function (the
+  // hand-written lists above are the oracle): every name maps to the offset
+  // that M::layout::state::offset gives for its index.
+  using G = fx::compiled<indexed, double, fx::group_major<patch>>;
+  using L = G::layout::state;
+  const auto names = fx::element_names<L>();
+  REQUIRE(names.size() == 27);
+  for (int pp = 0; pp < 3; ++pp) {
+    for (int kk_ = 0; kk_ < 4; ++kk_) {
+      const std::string idx = "[" + std::to_string(pp) + "][" + std::to_string(kk_) + "]";
+      CHECK(names[L::offset(S, pp, kk_)] == "S" + idx);
+      CHECK(names[L::offset(I, pp, kk_)] == "I" + idx);
+    }
+    CHECK(names[L::offset(R, pp)] == "R[" + std::to_string(pp) + "]");
+  }
+  // Per patch: S (4), I (4), R (1), so patch 1's run starts at 9 with S[1][0].
+  CHECK(names[9] == "S[1][0]");
+  CHECK(names[13] == "I[1][0]");
+  CHECK(names[17] == "R[1]");
+}
+
+TEST_CASE("layout JSON without the element list", "[layout][describe][elements]") {
+  const std::string text = fx::layout_json<M::layout>(fx::json_elements::omitted);
+  CHECK(text.find("\"elements\"") == std::string::npos);
+  json doc;
+  REQUIRE_NOTHROW(doc = parse(text));
+  CHECK(doc["state"]["symbols"].items.size() == 3);
+  CHECK(fx::layout_json(M::layout{}, fx::json_elements::omitted) == text);
+  CHECK(fx::layout_json(M::layout{}) == fx::layout_json<M::layout>());
+}
+
+// Python's own json module reads the same document and finds the same
+// offsets by name (skipped where no python3 is on PATH).
+TEST_CASE("Python's json module reads the layout and addresses elements by name", "[layout][describe][elements]") {
+  if (std::system("python3 -c 'import json' >/dev/null 2>&1") != 0) SKIP("python3 is not available");
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto json_path = dir / ("fluxion-layout-" + std::to_string(::getpid()) + ".json");
+  const auto out_path = dir / ("fluxion-layout-" + std::to_string(::getpid()) + ".out");
+  std::ofstream(json_path) << fx::layout_json<SmallGM::layout>();
+  const std::string script =
+      "import json, sys\n"
+      "d = json.load(open(sys.argv[1]))\n"
+      "idx = {e['name']: e['offset'] for e in d['state']['elements']}\n"
+      "p = {e['name']: e['offset'] for e in d['parameter']['elements']}\n"
+      "print(idx['X[1][2]'], idx['y[0]'], idx['z'], p['k'], d['state']['size'])\n";
+  const auto py_path = dir / ("fluxion-layout-" + std::to_string(::getpid()) + ".py");
+  std::ofstream(py_path) << script;
+  const std::string cmd = "python3 " + py_path.string() + " " + json_path.string() + " > " + out_path.string();
+  const int rc = std::system(cmd.c_str());
+  std::string out;
+  std::getline(std::ifstream(out_path), out);
+  std::filesystem::remove(json_path);
+  std::filesystem::remove(py_path);
+  std::filesystem::remove(out_path);
+  REQUIRE(rc == 0);
+  CHECK(out == "6 3 8 3 9");  // group-major: X[1][2] = 4 + 2, y[0] = 3
 }

@@ -1,8 +1,13 @@
 #pragma once
 // The layout as a printable table and as JSON, so that Python or any other
-// tool can address the same flat buffers. Host only.
+// tool can address the same flat buffers, and the name of every element of a
+// block ("S[3][2]", "sigma") at its flat offset. Host only.
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include <fluxion/config/version.hpp>
 #include <fluxion/layout/block.hpp>
@@ -44,8 +49,55 @@ inline std::string json_escape(std::string_view s) {
   }
   return o;
 }
+// Calls f(name, offset) for every element of the entry, row-major over its
+// index (last index fastest); the offset is the element's flat offset in its
+// block, offset + sum(i[r] * strides[r]), whatever the layout policy.
+// (One loop for every caller: the callback is passed as a function pointer
+// and a context, so that each caller instantiates only a small thunk.)
+inline void for_each_named_element(const layout_entry& e, void (*f)(void*, const std::string&, std::size_t),
+                                   void* context) {
+  std::array<std::size_t, max_rank> i{};
+  for (std::size_t n = 0; n < e.size; ++n) {
+    std::string name(e.name);
+    std::ptrdiff_t off = std::ptrdiff_t(e.offset);
+    for (std::size_t r = 0; r < e.rank; ++r) {
+      name += "[" + std::to_string(i[r]) + "]";
+      off += std::ptrdiff_t(i[r]) * e.strides[r];
+    }
+    f(context, name, std::size_t(off));
+    for (std::size_t r = e.rank; r-- > 0;) {  // next index, last fastest
+      if (++i[r] < e.extents[r]) break;
+      i[r] = 0;
+    }
+  }
+}
+template <class F>
+void for_each_named_element(const layout_entry& e, F& f) {
+  for_each_named_element(
+      e, [](void* c, const std::string& name, std::size_t off) { (*static_cast<F*>(c))(name, off); },
+      const_cast<void*>(static_cast<const void*>(&f)));
+}
+}  // namespace detail
+
+// The name of every element of a block, at its flat offset: names[j] is the
+// element at offset j, "S[3][2]" for element (3, 2) of S, "sigma" for a
+// scalar (symbols' names, then one [i] per index space, in the symbol's
+// order). For CSV headers or to bind names: `fx::element_names<M::layout::state>()`.
 template <class Block>
-std::string json_block() {
+std::vector<std::string> element_names() {
+  std::vector<std::string> names(Block::size);
+  auto put = [&](const std::string& name, std::size_t offset) { names[offset] = name; };
+  for (const auto& e : Block::entries()) detail::for_each_named_element(e, put);
+  return names;
+}
+
+// Whether layout_json lists every element by name (a block's "elements"):
+// a model with large shapes (a 1024 x 1024 matrix parameter) has millions.
+enum class json_elements { listed, omitted };
+
+namespace detail {
+template <class Block>
+std::string json_block(json_elements elements) {
   std::string s = "{\"size\": " + std::to_string(Block::size) + ", \"symbols\": [";
   bool first = true;
   for (const auto& e : Block::entries()) {
@@ -60,7 +112,15 @@ std::string json_block() {
     for (std::size_t r = 0; r < e.rank; ++r) s += std::string(r ? ", " : "") + "\"" + json_escape(e.spaces[r]) + "\"";
     s += "]}";
   }
-  return s + "]}";
+  s += "]";
+  if (elements == json_elements::listed) {
+    s += ", \"elements\": [";
+    const auto names = element_names<Block>();
+    for (std::size_t j = 0; j < names.size(); ++j)
+      s += (j ? ", " : "") + std::string("{\"name\": \"") + json_escape(names[j]) + "\", \"offset\": " + std::to_string(j) + "}";
+    s += "]";
+  }
+  return s + "}";
 }
 }  // namespace detail
 
@@ -83,20 +143,32 @@ std::string layout_table(Layout) {
   return layout_table<Layout>();
 }
 
-// The layout as JSON: {"addressing": ..., "state": {"size", "symbols": [{name,
-// kind, offset, size, shape, strides, spaces}...]}, "parameter": ..., "observable": ...}.
+// The layout as JSON:
+//
+//   {"fluxion": version, "addressing": ...,
+//    "state": {"size": n,
+//              "symbols": [{name, kind, offset, size, shape, strides, spaces}...],
+//              "elements": [{"name": "S[0][0]", "offset": 0}, ...]},
+//    "parameter": ..., "observable": ...}
+//
+// A block's "elements" name every element in flat order (elements[j] has
+// offset j; group-major state blocks included), so that Python can write
+// `idx = {e["name"]: e["offset"] for e in doc["state"]["elements"]}`.
+// json_elements::omitted leaves them out (the symbols' offsets and strides
+// still address every element).
 template <class Layout>
-std::string layout_json() {
+std::string layout_json(json_elements elements = json_elements::listed) {
   return std::string("{\"fluxion\": \"") + version_string +
          "\", \"addressing\": \"element (i...) of a symbol is at offset + sum(i[r] * strides[r])\", \"state\": " +
-         detail::json_block<typename Layout::state>() + ", \"parameter\": " +
-         detail::json_block<typename Layout::param>() + ", \"observable\": " +
-         detail::json_block<typename Layout::observable>() + "}";
+         detail::json_block<typename Layout::state>(elements) + ", \"parameter\": " +
+         detail::json_block<typename Layout::param>(elements) + ", \"observable\": " +
+         detail::json_block<typename Layout::observable>(elements) + "}";
 }
 
 template <class Layout>
-std::string layout_json(Layout) {
-  return layout_json<Layout>();
+  requires(!std::is_same_v<Layout, json_elements>)
+std::string layout_json(Layout, json_elements elements = json_elements::listed) {
+  return layout_json<Layout>(elements);
 }
 
 }  // namespace fluxion

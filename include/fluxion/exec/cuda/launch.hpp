@@ -8,6 +8,11 @@
 //
 //   fx::cuda::rhs(M{}, t, B, fx::soa(x_dev), fx::soa(p_dev), fx::soa(dx_dev), stream);
 //   fx::cuda::rhs(M{}, t, B, x_span, p_span, dx_span);     // spans: structure-of-arrays
+//
+// Every launcher (rhs, observe, jvp_x, jvp_p, jacobian_dense, jacobian_values)
+// takes either batches (fx::soa, fx::soa(span, pitch), fx::aos, fx::strided,
+// fx::broadcast for inputs) or plain spans of device memory, which are
+// structure-of-arrays batches (element j of instance b at data[j * count + b]).
 #include <cstddef>
 #include <span>
 #include <string>
@@ -205,6 +210,32 @@ template <class M>
 void observe(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
              std::span<const typename M::scalar> p, std::span<typename M::scalar> y, cudaStream_t stream = nullptr) {
   observe(m, t, count, soa(x), soa(p), soa(y), stream);
+}
+template <class M>
+void jvp_x(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+           std::span<const typename M::scalar> p, std::span<const typename M::scalar> v,
+           std::span<typename M::scalar> out, cudaStream_t stream = nullptr) {
+  jvp_x(m, t, count, soa(x), soa(p), soa(v), soa(out), stream);
+}
+template <class M>
+void jvp_p(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+           std::span<const typename M::scalar> p, std::span<const typename M::scalar> v,
+           std::span<typename M::scalar> out, cudaStream_t stream = nullptr) {
+  jvp_p(m, t, count, soa(x), soa(p), soa(v), soa(out), stream);
+}
+// Element (r, c) of instance b's dense Jacobian at out[(r * columns + c) * count + b].
+template <class M, typename M::jacobian J>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+                    std::span<const typename M::scalar> p, std::span<typename M::scalar> out,
+                    cudaStream_t stream = nullptr) {
+  jacobian_dense<M, J>(m, t, count, soa(x), soa(p), soa(out), stream);
+}
+// Value k (CSR order) of instance b at out[k * count + b].
+template <class M, typename M::jacobian J>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+                     std::span<const typename M::scalar> p, std::span<typename M::scalar> out, std::size_t nnz,
+                     cudaStream_t stream = nullptr) {
+  jacobian_values<M, J>(m, t, count, soa(x), soa(p), soa(out), nnz, stream);
 }
 
 }  // namespace fluxion::cuda

@@ -1,0 +1,166 @@
+// Device case g: ensembles integrated on the device (fx::cuda::integrate)
+// agree with the same integration on the host (fx::host::integrate), which
+// tests/solve checks against closed forms and published values; Robertson
+// also against the IVP test set's value at t = 40. Tsit5 on Lorenz,
+// Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
+// saved and final states, statuses and step counts; a bad problem and bad
+// buffers refused before launch with the outputs untouched.
+#include "cases.hpp"
+#include "device_support.hpp"
+
+#include <fluxion/cuda.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fx = fluxion;
+
+namespace device_cases {
+
+namespace {
+
+constexpr fx::state<"x"> lx;
+constexpr fx::state<"y"> ly;
+constexpr fx::state<"z"> lz;
+constexpr fx::param<"sigma"> lsigma;
+constexpr fx::param<"rho"> lrho;
+constexpr fx::param<"beta"> lbeta;
+constexpr auto lorenz = fx::model(fx::states(lx, ly, lz), fx::params(lsigma, lrho, lbeta),  //
+                                  fx::d(lx) = lsigma * (ly - lx), fx::d(ly) = lx * (lrho - lz) - ly,
+                                  fx::d(lz) = lx * ly - lbeta * lz);
+
+constexpr fx::state<"y1"> ry1;
+constexpr fx::state<"y2"> ry2;
+constexpr fx::state<"y3"> ry3;
+constexpr fx::param<"k1"> rk1;
+constexpr fx::param<"k2"> rk2;
+constexpr fx::param<"k3"> rk3;
+constexpr auto robertson = fx::model(fx::states(ry1, ry2, ry3), fx::params(rk1, rk2, rk3),  //
+                                     fx::d(ry1) = -rk1 * ry1 + rk3 * ry2 * ry3,
+                                     fx::d(ry2) = rk1 * ry1 - rk2 * ry2 * ry2 - rk3 * ry2 * ry3,
+                                     fx::d(ry3) = rk2 * ry2 * ry2);
+
+// One method on one model: device against host for B trajectories.
+template <class M, class Method, class T = typename M::scalar>
+void device_against_host(result& r, const std::string& what, Method method, const fx::ode_problem<T>& pr,
+                         std::size_t B, const std::vector<T>& x0, const std::vector<T>& p, double tol,
+                         std::vector<T>* device_saved = nullptr) {
+  constexpr std::size_t n = M::n_states;
+  const std::size_t n_save = pr.save_times.size();
+  const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
+                                        fx::soa(std::span<const T>(p)));
+  device_buffer<T> dx(x0), dp(p), saved(n_save * n * B), fin(n * B);
+  device_buffer<fx::solve_status> status(B);
+  device_buffer<fx::solve_statistics> stats(B);
+  fx::cuda::integrate(M{}, method, pr, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                      fx::ensemble_buffers<T>{saved.span(), fin.span(), status.span(), stats.span()});
+  sync();
+  const auto ds = saved.download(), df = fin.download();
+  const auto dst = status.download();
+  const auto dstat = stats.download();
+  compare(r, what + ": saved states, device vs host", ds, host.saved_states, tol);
+  compare(r, what + ": final states, device vs host", df, host.final_state, tol);
+  int status_mismatch = 0, far_steps = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    status_mismatch += dst[b] != host.status[b] || dst[b] != fx::solve_status::success;
+    const int d = dstat[b].accepted - host.stats[b].accepted;
+    far_steps += d > 2 || d < -2;
+  }
+  if (status_mismatch) r.failures.push_back(what + ": " + std::to_string(status_mismatch) + " statuses differ or failed");
+  if (far_steps)
+    r.failures.push_back(what + ": " + std::to_string(far_steps) + " trajectories took more than 2 steps more or fewer");
+  if (!bitwise_equal(dx.download(), x0) || !bitwise_equal(dp.download(), p))
+    r.failures.push_back(what + ": the device inputs were modified");
+  if (device_saved) *device_saved = ds;
+}
+
+}  // namespace
+
+template <class T>
+result ensembles_match_host() {
+  result r;
+  FLUXION_SKIP_WITHOUT_DEVICE(r)
+  constexpr bool f64 = std::is_same_v<T, double>;
+  const std::size_t B = 97;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+
+  // Lorenz, Tsit5 (Model B's inputs).
+  {
+    using M = fx::compiled<lorenz, T>;
+    std::vector<T> x0(3 * B), p(3 * B);
+    for (auto& v : x0) v = T(u(rng));
+    for (std::size_t b = 0; b < B; ++b)
+      p[b] = T(10 * u(rng)), p[B + b] = T(20 + 10 * (u(rng) - 0.5)), p[2 * B + b] = T(2 + (u(rng) - 0.5));
+    const std::vector<T> ts = {T(0.125), T(0.5), T(1)};
+    const fx::ode_problem<T> pr{.t0 = 0, .t1 = 1, .save_times = ts, .rtol = T(f64 ? 1e-8 : 1e-5),
+                                .atol = T(f64 ? 1e-8 : 1e-5)};
+    // Rounding differs (fused multiply-adds), so trajectories drift apart by
+    // about the tolerance over the chaotic span.
+    device_against_host<M>(r, "lorenz tsit5", fx::tsit5{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+  }
+  // Robertson, Rodas5P and Rosenbrock23, rate constants scaled per trajectory.
+  {
+    using M = fx::compiled<robertson, T>;
+    std::vector<T> x0(3 * B, T(0)), p(3 * B);
+    for (std::size_t b = 0; b < B; ++b) {
+      x0[b] = T(1);
+      p[b] = T(0.04 * u(rng)), p[B + b] = T(3e7 * u(rng)), p[2 * B + b] = T(1e4 * u(rng));
+    }
+    p[0] = T(0.04), p[B] = T(3e7), p[2 * B] = T(1e4);  // trajectory 0: the test set's constants
+    const std::vector<T> ts = {T(40), T(1e5)};
+    fx::ode_problem<T> pr{.t0 = 0, .t1 = T(1e5), .save_times = ts, .rtol = T(f64 ? 1e-6 : 1e-4),
+                          .atol = T(f64 ? 1e-10 : 1e-7), .initial_step = T(1e-6)};
+    std::vector<T> saved;
+    device_against_host<M>(r, "robertson rodas5p", fx::rodas5p{}, pr, B, x0, p, f64 ? 1e-8 : 1e-3, &saved);
+    // y1(40) of the test set (0.7158270687193685), to the method's accuracy.
+    if (!(std::fabs(double(saved[0]) - 0.7158270687193685) <= (f64 ? 1e-5 : 2e-3)))
+      r.failures.push_back("robertson rodas5p: y1(40) = " + std::to_string(double(saved[0])) +
+                           " on the device, the test set says 0.7158270687");
+    device_against_host<M>(r, "robertson rosenbrock23", fx::rosenbrock23{}, pr, B, x0, p, f64 ? 1e-8 : 1e-3);
+
+    // Refused before launch, outputs untouched: a host pointer, a short output, a bad problem.
+    device_buffer<T> dx(x0), dp(p), fin(3 * B);
+    device_buffer<fx::solve_status> status(B);
+    const std::vector<T> sentinel(3 * B, T(-7));
+    fin.upload(sentinel);
+    std::vector<T> host_fin(3 * B);
+    int refused = 0;
+    auto attempt = [&](auto&& call) {
+      try {
+        call();
+      } catch (const fx::layout_error&) {
+        ++refused;
+      } catch (const fx::problem_error&) {
+        ++refused;
+      }
+    };
+    const fx::ode_problem<T> ok{.t0 = 0, .t1 = 1};
+    attempt([&] {
+      fx::cuda::integrate(M{}, fx::rodas5p{}, ok, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, std::span<T>(host_fin), status.span(), {}});
+    });
+    attempt([&] {
+      fx::cuda::integrate(M{}, fx::rodas5p{}, ok, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, fin.span().first(3 * B - 1), status.span(), {}});
+    });
+    const std::vector<T> unsorted = {T(0.5), T(0.25)};
+    attempt([&] {
+      fx::cuda::integrate(M{}, fx::rodas5p{}, fx::ode_problem<T>{.t0 = 0, .t1 = 1, .save_times = unsorted}, B,
+                          fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, fin.span(), status.span(), {}});
+    });
+    sync();
+    if (refused != 3) r.failures.push_back(std::to_string(refused) + " of 3 bad calls were refused");
+    if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
+  }
+  r.summary = "Lorenz (Tsit5) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
+              "steps alike, y1(40) as the test set; bad calls refused before launch";
+  return r;
+}
+
+template result ensembles_match_host<float>();
+template result ensembles_match_host<double>();
+
+}  // namespace device_cases
