@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Builds fluxion into build/ and runs every test suite, then prints a last line
-# "N passed, N failed, N skipped". Installs missing build tools first (see
-# scripts/install-deps.sh). Extra arguments go to `meson test`, e.g.
+# Builds fluxion into build/ and runs every test suite; then builds the
+# host-side suites (symbolic, model, layout, host, hierarchy, derivatives, solve)
+# again with AddressSanitizer and UndefinedBehaviorSanitizer into
+# build-sanitize/ (unoptimized, no CUDA, no examples or benchmarks; any
+# finding stops the test and fails it) and runs them there. Prints a last
+# line "N passed, N failed, N skipped" over both runs. Installs missing
+# build tools first (see scripts/install-deps.sh).
+#
+# Extra arguments go to the `meson test` of build/, e.g.
 #   bash scripts/test.sh --suite symbolic
-# Exits non-zero when the build or any test fails.
+# and then the sanitizer run is left out, unless FLUXION_SANITIZE=1;
+# FLUXION_SANITIZE=0 always leaves it out.
+# Exits non-zero when a build or any test fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -14,14 +22,19 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
 
-# Reconfigure an existing build dir (this also picks up new public headers for
-# the 'headers' suite); set up a fresh one otherwise.
-if [ -f build/meson-private/coredata.dat ]; then
-  meson setup --reconfigure build || meson setup --wipe build
-else
-  meson setup build
-fi
+# Sets up build dir $1 with the options that follow, or reconfigures it
+# (this also picks up new public headers and test files).
+setup() {
+  local dir=$1
+  shift
+  if [ -f "$dir/meson-private/coredata.dat" ]; then
+    meson setup --reconfigure "$dir" "$@" || meson setup --wipe "$dir" "$@"
+  else
+    meson setup "$dir" "$@"
+  fi
+}
 
+setup build
 meson compile -C build
 
 log=build/meson-logs/testlog.json
@@ -34,27 +47,71 @@ if [ ! -f "$log" ]; then
   [ "$rc" != 0 ] || rc=1
   exit "$rc"
 fi
-python3 - "$log" "$rc" <<'PY'
-import json, sys
-log, rc = sys.argv[1], int(sys.argv[2])
+
+# --- ASan + UBSan -----------------------------------------------------------
+# -O0: about half the compile time of -O1; the slowest tests
+# (threads_and_lanes and its -march=native twin) take about 35 s each on an
+# idle 2-core machine. UBSan stops at its first finding
+# (-fno-sanitize-recover), and so does ASan.
+san=build-sanitize
+san_log=$san/meson-logs/testlog.json
+san_suites=(symbolic model layout host hierarchy derivatives solve)
+san_rc=0
+sanitize=${FLUXION_SANITIZE:-auto}
+if [ "$sanitize" = auto ]; then
+  if [ $# -eq 0 ]; then sanitize=1; else sanitize=0; fi
+fi
+rm -f "$san_log"
+if [ "$sanitize" = 1 ]; then
+  start=$(date +%s)
+  setup "$san" -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args=-fno-sanitize-recover=all \
+    -Doptimization=0 -Ddebug=false -Dcuda=disabled -Dexamples=false -Dbench=false
+  # Only the executables of those suites (not the header checks).
+  mapfile -t san_targets < <(meson introspect --tests "$san" | python3 -c '
+import json, os, sys
+suites = set(sys.argv[2:])
+for t in json.load(sys.stdin):
+    if any(s.split(":")[-1] in suites for s in t["suite"]):
+        print(os.path.relpath(t["cmd"][0], sys.argv[1]))
+' "$san" "${san_suites[@]}")
+  ninja -C "$san" "${san_targets[@]}"
+  suite_args=()
+  for s in "${san_suites[@]}"; do suite_args+=(--suite "$s"); done
+  ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1} \
+    meson test -C "$san" --no-rebuild --print-errorlogs --num-processes 2 --timeout-multiplier 4 "${suite_args[@]}" ||
+    san_rc=$?
+  echo "test.sh: the ASan + UBSan build and run took $(($(date +%s) - start)) s"
+  if [ ! -f "$san_log" ]; then
+    echo "test.sh: meson test wrote no $san_log (exit status $san_rc)" >&2
+    [ "$san_rc" != 0 ] || san_rc=1
+  fi
+fi
+
+python3 - "$rc" "$san_rc" "$log" "$san_log" <<'PY'
+import json, os, sys
+rc, san_rc = int(sys.argv[1]), int(sys.argv[2])
 passed = failed = skipped = 0
 bad = []
-with open(log, encoding="utf-8") as f:
-    for line in f:
-        if not line.strip():
-            continue
-        t = json.loads(line)
-        r = t.get("result")
-        if r in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif r == "SKIP":
-            skipped += 1
-        else:  # FAIL, TIMEOUT, UNEXPECTEDPASS, ERROR, INTERRUPT
-            failed += 1
-            bad.append(f"  {r}: {t.get('name')}")
+for log, label in ((sys.argv[3], ""), (sys.argv[4], " (ASan + UBSan)")):
+    if not os.path.exists(log):
+        continue
+    with open(log, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            t = json.loads(line)
+            r = t.get("result")
+            if r in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif r == "SKIP":
+                skipped += 1
+            else:  # FAIL, TIMEOUT, UNEXPECTEDPASS, ERROR, INTERRUPT
+                failed += 1
+                bad.append(f"  {r}: {t.get('name')}{label}")
 if bad:
     print("failed tests:")
     print("\n".join(bad))
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed or rc else 0)
+sys.exit(1 if failed or rc or san_rc else 0)
 PY

@@ -39,6 +39,14 @@ void random_batch(std::mt19937_64& rng, std::vector<typename M::scalar>& x, std:
   for (auto& v : p) v = T(0.3 * u(rng));
 }
 
+// Whether n values at a and b have the same bits. memcmp with n = 0 still
+// needs valid pointers, and an empty std::vector's data() may be null (a
+// Jacobian without non-zeros).
+template <class T>
+bool same_bytes(const T* a, const T* b, std::size_t n) {
+  return n == 0 || std::memcmp(a, b, n * sizeof(T)) == 0;
+}
+
 // AoS -> SoA (element-major, instance fastest).
 template <class T>
 std::vector<T> to_soa(const std::vector<T>& a, std::size_t n) {
@@ -63,10 +71,10 @@ void check_jacobian_drivers(const std::vector<typename M::scalar>& x, const std:
   fx::host::jacobian_dense<M, J>(M{}, t, B, fx::soa(xs), fx::soa(ps), fx::soa(dense_soa));
   fx::host::jacobian_values<M, J>(M{}, t, B, fx::aos(x), fx::aos(p), fx::aos(vals_aos), nnz);
   fx::host::jacobian_values<M, J>(M{}, t, B, fx::soa(xs), fx::soa(ps), fx::soa(vals_soa), nnz);
-  REQUIRE(std::memcmp(x.data(), x0.data(), x.size() * sizeof(T)) == 0);
-  REQUIRE(std::memcmp(p.data(), p0.data(), p.size() * sizeof(T)) == 0);
-  REQUIRE(std::memcmp(xs.data(), xs0.data(), xs.size() * sizeof(T)) == 0);
-  REQUIRE(std::memcmp(ps.data(), ps0.data(), ps.size() * sizeof(T)) == 0);
+  REQUIRE(same_bytes(x.data(), x0.data(), x.size()));
+  REQUIRE(same_bytes(p.data(), p0.data(), p.size()));
+  REQUIRE(same_bytes(xs.data(), xs0.data(), xs.size()));
+  REQUIRE(same_bytes(ps.data(), ps0.data(), ps.size()));
 
   std::vector<T> one(n), one_vals(nnz);
   for (std::size_t b = 0; b < B; ++b) {
@@ -74,8 +82,8 @@ void check_jacobian_drivers(const std::vector<typename M::scalar>& x, const std:
     M{}.template jacobian_values<J>(t, x.data() + b * M::n_states, 1, p.data() + b * M::n_params, 1, one_vals.data(),
                                     1);
     INFO("instance " << b);
-    REQUIRE(std::memcmp(one.data(), dense_aos.data() + b * n, n * sizeof(T)) == 0);
-    REQUIRE(std::memcmp(one_vals.data(), vals_aos.data() + b * nnz, nnz * sizeof(T)) == 0);
+    REQUIRE(same_bytes(one.data(), dense_aos.data() + b * n, n));
+    REQUIRE(same_bytes(one_vals.data(), vals_aos.data() + b * nnz, nnz));
     for (std::size_t e = 0; e < n; ++e) REQUIRE(dense_soa[e * B + b] == one[e]);
     for (std::size_t k = 0; k < nnz; ++k) REQUIRE(vals_soa[k * B + b] == one_vals[k]);
   }
@@ -127,10 +135,10 @@ TEMPLATE_TEST_CASE("host jvp drivers equal single-instance calls", "[derivatives
     const double* xb = x.data() + b * M::n_states;
     const double* pb = p.data() + b * M::n_params;
     M{}.jvp_x(t, xb, pb, vx.data() + b * M::n_states, one.data());
-    REQUIRE(std::memcmp(one.data(), ox.data() + b * M::n_states, sizeof(double) * M::n_states) == 0);
+    REQUIRE(same_bytes(one.data(), ox.data() + b * M::n_states, M::n_states));
     for (std::size_t i = 0; i < M::n_states; ++i) REQUIRE(oxs[i * B + b] == one[i]);
     M{}.jvp_p(t, xb, pb, vp.data() + b * M::n_params, one.data());
-    REQUIRE(std::memcmp(one.data(), op.data() + b * M::n_states, sizeof(double) * M::n_states) == 0);
+    REQUIRE(same_bytes(one.data(), op.data() + b * M::n_states, M::n_states));
   }
 }
 

@@ -13,7 +13,9 @@
 // (fluxion::lanes), and so are the right-hand sides of batches whose
 // elements are consecutive (array-of-structures records, transposed into
 // lanes and back); the rest one instance at a time. fx::host::threads(n)
-// spreads a batch over n threads, each on a contiguous range of instances.
+// spreads a batch over up to n threads, each on a contiguous range of
+// instances. A batch with nothing to write (no instances, or an output block
+// of no elements) returns once its buffers are checked.
 #include <algorithm>
 #include <cstddef>
 #include <span>
@@ -57,33 +59,48 @@ inline constexpr std::size_t simd_bytes_used = simd_bytes;
 
 namespace detail {
 
-// Calls f(begin, end) on contiguous ranges covering [0, count): on the calling
-// thread and up to exec.count - 1 more, ranges a multiple of `grain` long
-// (so that SIMD groups do not straddle threads), each at least
-// exec.min_values / values_per_instance instances. Falls back to fewer
-// threads if the system refuses to start one.
-template <class F>
-void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance, const F& f) {
+// The length of each range for_ranges hands out for `count` instances (the
+// last one may be shorter): a multiple of `grain` (so that SIMD groups do not
+// straddle threads), at least exec.min_values / values_per_instance
+// instances, and long enough that at most exec.count ranges cover [0, count).
+// `count` when the batch stays on one thread.
+inline std::size_t range_length(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance) {
+  grain = std::max<std::size_t>(grain, 1);
   const std::size_t min_instances = std::max<std::size_t>(
       grain, exec.min_values / std::max<std::size_t>(values_per_instance, 1));
   const std::size_t chunks = std::min<std::size_t>(exec.count, std::max<std::size_t>(count / min_instances, 1));
-  if (chunks <= 1) {
+  if (chunks <= 1) return count;
+  // ceil(count / chunks), rounded up to a multiple of grain: never more than
+  // `chunks` ranges (count / chunks rounded down would leave a remainder
+  // for one more thread). chunks <= count / grain here, so nothing overflows.
+  const std::size_t share = count / chunks + (count % chunks != 0);
+  return (share + grain - 1) / grain * grain;
+}
+
+// Calls f(begin, end) on contiguous ranges covering [0, count), each
+// range_length long but the last: on the calling thread and up to
+// exec.count - 1 more. Falls back to fewer threads if the system refuses to
+// start one.
+template <class F>
+void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance, const F& f) {
+  const std::size_t per = range_length(count, exec, grain, values_per_instance);
+  if (per >= count) {
     f(std::size_t{0}, count);
     return;
   }
-  const std::size_t per = (count / chunks + grain - 1) / grain * grain;
   std::vector<std::thread> pool;
-  pool.reserve(chunks - 1);
+  pool.reserve((count - 1) / per);
   std::size_t begin = per;  // [0, per) runs on this thread
-  for (; begin < count; begin += per) {
-    const std::size_t end = std::min(count, begin + per);
+  while (begin < count) {
+    const std::size_t end = count - begin > per ? begin + per : count;
     try {
       pool.emplace_back([&f, begin, end] { f(begin, end); });
     } catch (...) {
       break;  // no more threads: the rest runs here
     }
+    begin = end;
   }
-  f(std::size_t{0}, std::min(count, per));
+  f(std::size_t{0}, per);
   if (begin < count) f(begin, count);
   for (auto& th : pool) th.join();
 }
@@ -404,6 +421,7 @@ template <class M>
 void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
          batch<const typename M::scalar> p, batch<typename M::scalar> dx, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, dx, "state derivative", M::n_states);
+  if (count == 0 || M::n_states == 0) return;  // nothing to write
   detail::for_ranges(count, exec, detail::range_grain, 2 * M::n_states + M::n_params,
                      [&](std::size_t b, std::size_t e) { detail::evaluate_range<false>(m, t, c, b, e); });
 }
@@ -413,6 +431,7 @@ template <class M>
 void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
              batch<const typename M::scalar> p, batch<typename M::scalar> y, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, y, "observable", M::n_observables);
+  if (count == 0 || M::n_observables == 0) return;  // nothing to write
   detail::for_ranges(count, exec, detail::range_grain, M::n_states + M::n_params + M::n_observables,
                      [&](std::size_t b, std::size_t e) { detail::evaluate_range<true>(m, t, c, b, e); });
 }
@@ -425,6 +444,7 @@ void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<c
                     batch<const typename M::scalar> p, batch<typename M::scalar> out, threads exec = threads{}) {
   using shape = typename M::template jacobian_shape<J>;
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian", shape::rows * shape::columns);
+  if (count == 0 || shape::rows * shape::columns == 0) return;  // nothing to write
   detail::for_ranges(count, exec, 1, M::n_states + M::n_params + shape::rows * shape::columns,
                      [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b)
@@ -444,6 +464,7 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
   if (nnz != expected)
     throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
+  if (count == 0 || nnz == 0) return;  // nothing to write
   detail::for_ranges(count, exec, 1, M::n_states + M::n_params + nnz, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b)
       m.template jacobian_values<J>(t, detail::at_instance(c.x, b), c.x.element_stride, detail::at_instance(c.p, b),
@@ -460,6 +481,7 @@ void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const 
   const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states);
   const auto cv = check_buffer("direction", v, States ? M::n_states : M::n_params, count, false);
   check_no_overlap("direction", cv, "state derivative", c.out);
+  if (count == 0 || M::n_states == 0) return;  // nothing to write
   for_ranges(count, exec, range_grain, 3 * M::n_states + 2 * M::n_params, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {
       if constexpr (States)

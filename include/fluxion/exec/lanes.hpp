@@ -6,7 +6,9 @@
 // Arithmetic maps to the compiler's vector extensions (one instruction per
 // operation on AVX2 / AVX-512 / NEON); elementary functions apply the scalar
 // function lane by lane. Comparisons give lane masks, and where() selects
-// lane by lane (both branches are evaluated, as in any SIMD code). Host only.
+// lane by lane (both branches are evaluated, as in any SIMD code); so do
+// fluxion::math::min and max, with the scalar rule's comparisons (the same
+// bits as one value at a time). Host only.
 #include <cstddef>
 #include <cstring>
 #include <type_traits>

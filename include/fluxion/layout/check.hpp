@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -32,35 +33,59 @@ inline std::string strides_text(std::size_t count, std::size_t n, std::ptrdiff_t
 }  // namespace detail
 
 // Checks one buffer meant for `count` instances of the `n` elements of
-// `block`. Outputs must not map two elements to one address.
+// `block`. Outputs must not map two elements to one address. A block with no
+// elements (n = 0: a model without observables, a Jacobian without
+// non-zeros) is checked like any other, its strides included; it needs no
+// storage (a null or empty buffer is fine) and touches no byte. A batch of no
+// instances touches nothing either, and only its explicit strides
+// (fx::strided) are checked.
 template <class T>
 checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std::size_t n, std::size_t count,
                                bool output) {
-  if (b.order == batch_order::soa && b.pitch != 0 && b.pitch < count && n > 0)
-    throw layout_error(block, "structure-of-arrays pitch is smaller than the " + std::to_string(count) +
-                                  " instance(s) of the batch", count, b.pitch);
+  constexpr auto largest_stride = std::size_t(std::numeric_limits<std::ptrdiff_t>::max());
+  if (b.order == batch_order::soa) {
+    // A structure-of-arrays element stride is the pitch, or else the
+    // instance count: a std::ptrdiff_t, like every stride.
+    if (b.pitch != 0 && b.pitch < count)
+      throw layout_error(block, "structure-of-arrays pitch is smaller than the " + std::to_string(count) +
+                                    " instance(s) of the batch", count, b.pitch);
+    if (b.pitch > largest_stride)
+      throw layout_error(block, "structure-of-arrays pitch of " + std::to_string(b.pitch) +
+                                    " values exceeds PTRDIFF_MAX, the largest element stride", largest_stride,
+                         b.pitch);
+    if (b.pitch == 0 && count > largest_stride)
+      throw layout_error(block, "a structure-of-arrays batch of " + std::to_string(count) +
+                                    " instances exceeds PTRDIFF_MAX instances (its element stride is the "
+                                    "instance count; a stride is a std::ptrdiff_t)",
+                         largest_stride, count);
+  }
   const auto [es, is] = b.resolve(n, count);
   T* data = b.data.data();
   const std::size_t size = b.data.size();
-  if (n == 0 || count == 0) return {data, es, is, 0, 0};
-  if (es < 1)
+  // No instance: the strides fx::aos and fx::soa derive from the count mean nothing.
+  const bool check_strides = count > 0 || b.order == batch_order::strided;
+  if (check_strides && es < 1)
     throw layout_error(block, "element stride must be at least 1, got " + std::to_string(es), 1,
                        std::size_t(es < 0 ? 0 : es));
-  if (is < 0) throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, 0);
-  // Elements the batch spans: (count-1)*is + (n-1)*es + 1, checked for overflow
-  // so that huge strides cannot wrap around and pass.
+  if (check_strides && is < 0)
+    throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, 0);
+  if (count == 0) return {data, es, is, 0, 0};
+  // Elements the batch spans: (count-1)*is + (n-1)*es + 1 (none when n = 0),
+  // checked for overflow so that huge strides cannot wrap around and pass;
+  // an empty block's instances must be addressable all the same.
   std::size_t span_instances = 0, span_elements = 0, needed = 0, bytes = 0;
   if (__builtin_mul_overflow(count - 1, std::size_t(is), &span_instances) ||
-      __builtin_mul_overflow(n - 1, std::size_t(es), &span_elements) ||
+      (n > 0 && __builtin_mul_overflow(n - 1, std::size_t(es), &span_elements)) ||
       __builtin_add_overflow(span_instances, span_elements, &needed) || __builtin_add_overflow(needed, 1, &needed) ||
-      __builtin_mul_overflow(needed, sizeof(T), &bytes))
+      __builtin_mul_overflow(needed, sizeof(T), &bytes) || bytes > largest_stride)
     throw layout_error(block, "strides overflow the address space for " + detail::strides_text(count, n, es, is),
                        size, std::size_t(-1));
-  if (data == nullptr) throw layout_error(block, "null buffer", needed, 0);
+  if (n == 0) needed = bytes = 0;
+  if (data == nullptr && needed > 0) throw layout_error(block, "null buffer", needed, 0);
   if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
     throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
                        reinterpret_cast<std::uintptr_t>(data) % alignof(T));
-  if (output && is == 0 && count > 1)
+  if (output && n > 0 && is == 0 && count > 1)
     throw layout_error(block, "an output needs a non-zero instance stride for " + std::to_string(count) + " instances",
                        1, 0);
   if (needed > size)

@@ -68,17 +68,25 @@ FLUXION_HOST_DEVICE T abs(T x) {
   else if constexpr (is_complex<T>) return real_part(x) < 0 ? -x : x;
   else return FLUXION_MATH_NS::fabs(x);
 }
+// min and max, one rule on the host, in SIMD lanes, for complex scalars (by
+// the real part) and on the device, so that every path gives the same bits:
+//
+//   min(a, b) = (b < a || b is NaN) ? b : a
+//   max(a, b) = (a < b || b is NaN) ? b : a
+//
+// At a tie (+0 and -0 included) the first operand; NaN when either operand is
+// NaN. (fmin and fmax leave the sign of a zero result unspecified, and
+// return the other operand of a NaN.) The derivative's where(a <= b, da, db)
+// and where(a >= b, da, db) take the same operand wherever neither is NaN.
 template <class T>
-FLUXION_HOST_DEVICE T fmin(T x, T y) {
-  if constexpr (lane_values<T>) return x.map(y, [](auto a, auto b) { return fmin(a, b); });
-  else if constexpr (is_complex<T>) return real_part(y) < real_part(x) ? y : x;
-  else return FLUXION_MATH_NS::fmin(x, y);
+FLUXION_HOST_DEVICE constexpr T min(T x, T y) {
+  if constexpr (lane_values<T>) return lane_select(y < x || y != y, y, x);
+  else return real_part(y) < real_part(x) || real_part(y) != real_part(y) ? y : x;
 }
 template <class T>
-FLUXION_HOST_DEVICE T fmax(T x, T y) {
-  if constexpr (lane_values<T>) return x.map(y, [](auto a, auto b) { return fmax(a, b); });
-  else if constexpr (is_complex<T>) return real_part(x) < real_part(y) ? y : x;
-  else return FLUXION_MATH_NS::fmax(x, y);
+FLUXION_HOST_DEVICE constexpr T max(T x, T y) {
+  if constexpr (lane_values<T>) return lane_select(x < y || y != y, y, x);
+  else return real_part(x) < real_part(y) || real_part(y) != real_part(y) ? y : x;
 }
 
 #undef FLUXION_MATH_NS

@@ -40,8 +40,8 @@ FLUXION_INFIX(lor, "||", prec_or, a || b)
     FLUXION_HOST_DEVICE static auto apply(T a, T b) { return EXPR; }        \
   };
 FLUXION_CALL2(pow, "pow", math::pow(a, b))
-FLUXION_CALL2(min, "min", math::fmin(a, b))
-FLUXION_CALL2(max, "max", math::fmax(a, b))
+FLUXION_CALL2(min, "min", math::min(a, b))
+FLUXION_CALL2(max, "max", math::max(a, b))
 #undef FLUXION_CALL2
 
 // Comparisons and logic yield truth values, the rest numbers.
@@ -75,7 +75,8 @@ FLUXION_UNARY(sign, "sign", math::sign(a))
 #undef FLUXION_UNARY
 
 // Reductions over an index space: the first element seeds the accumulator,
-// so min and max need no infinities.
+// so min and max need no infinities. They fold left, with math::min and
+// math::max: the earliest of tied elements, NaN if any element is NaN.
 #define FLUXION_REDUCTION(NAME, TEXT, EXPR)                                  \
   struct NAME {                                                             \
     static constexpr const char* text = TEXT;                               \
@@ -84,8 +85,8 @@ FLUXION_UNARY(sign, "sign", math::sign(a))
   };
 FLUXION_REDUCTION(sum, "sum", a + b)
 FLUXION_REDUCTION(prod, "prod", a * b)
-FLUXION_REDUCTION(minimum, "min", math::fmin(a, b))
-FLUXION_REDUCTION(maximum, "max", math::fmax(a, b))
+FLUXION_REDUCTION(minimum, "min", math::min(a, b))
+FLUXION_REDUCTION(maximum, "max", math::max(a, b))
 #undef FLUXION_REDUCTION
 
 }  // namespace fluxion::op

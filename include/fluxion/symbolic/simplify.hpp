@@ -176,9 +176,10 @@ constexpr auto binary_impl() {
   } else if constexpr ((std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) && std::is_same_v<A, B>) {
     return id<A>{};
   } else if constexpr (std::is_same_v<Op, op::min> && lits) {
-    return id<lit<(A::value < B::value ? A::value : B::value)>>{};
+    // math::min's rule: the first operand at a tie, NaN from either.
+    return id<lit<(B::value < A::value || B::value != B::value ? B::value : A::value)>>{};
   } else if constexpr (std::is_same_v<Op, op::max> && lits) {
-    return id<lit<(A::value > B::value ? A::value : B::value)>>{};
+    return id<lit<(A::value < B::value || B::value != B::value ? B::value : A::value)>>{};
   } else {
     return id<binary<Op, A, B>>{};
   }

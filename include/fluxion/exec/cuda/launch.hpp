@@ -142,7 +142,7 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   check_device_memory("state", cx);
   check_device_memory("parameter", cp);
   check_device_memory(out_block, co);
-  if (count == 0) return;
+  if (count == 0 || n_out == 0) return;  // nothing to write: no launch
   constexpr unsigned threads = block_threads;
   const std::size_t blocks_needed = (count + threads - 1) / threads;
   const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
