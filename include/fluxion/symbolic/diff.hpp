@@ -218,14 +218,24 @@ struct diff<reduce<op::prod, V, A>, W> {
   using type = simplify::make_reduce<op::sum, J, simplify::mul<subst_t<dA, V, J>, others>>;
 };
 
-// d min_k a(k) = sum_k (a(k) == min ? da(k) : 0): the derivative of the
-// attained element (ties count each, a subgradient choice).
+// d min_k a(k) = sum_k (a(k) == min and no earlier a(e) == min ? da(k) : 0):
+// the derivative of the element the value takes, the first of tied ones
+// (math::min folds from the first element and keeps it at ties), so that
+// min_k p over copies of one p differentiates to 1, not to their count.
 template <class Op, class V, class A, class W>
   requires(std::is_same_v<Op, op::minimum> || std::is_same_v<Op, op::maximum>)
 struct diff<reduce<Op, V, A>, W> {
   using J = ivar<typename V::space, V::id + (1 << 16)>;
+  using E = ivar<typename V::space, V::id + (3 << 16)>;
   using extremum = reduce<Op, J, subst_t<A, V, J>>;
-  using type = simplify::make_reduce<op::sum, V, simplify::make_where<binary<op::eq, A, extremum>, diff_t<A, W>, zero>>;
+  // 1 when no element before V attains the extremum, else 0.
+  using first = simplify::make_reduce<
+      op::prod, E,
+      simplify::make_where<simplify::make_binary<op::land, simplify::make_index_compare<op::lt, E, V>,
+                                                 binary<op::eq, subst_t<A, V, E>, extremum>>,
+                           zero, one>>;
+  using type = simplify::make_reduce<
+      op::sum, V, simplify::make_where<binary<op::eq, A, extremum>, simplify::mul<diff_t<A, W>, first>, zero>>;
 };
 
 template <class V, class A, class W>
