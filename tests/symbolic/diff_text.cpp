@@ -146,9 +146,11 @@ TEST_CASE("derivatives of reductions, as text", "[symbolic][diff]") {
   // variable over age prints as age_0.
   CHECK(d<fx::prod(kk, S(p, kk)), WS>() ==
         "sum(age_0, delta(p, j) * delta(age_0, m) * prod(k, where(delta(k, age_0), 1, S[p,k])))");
-  // d min_k S[p,k] = sum_k (S[p,k] == min_l S[p,l] ? dS[p,k] : 0)
+  // d min_k S[p,k] = sum_k (S[p,k] == min_l S[p,l] and no earlier element attains it ? dS[p,k] : 0)
   CHECK(d<fx::min(kk, S(p, kk)), WS>() ==
-        "sum(k, where(S[p,k] == min(age_0, S[p,age_0]), delta(p, j) * delta(k, m), 0))");
+        "sum(k, where(S[p,k] == min(age_0, S[p,age_0]), delta(p, j) * delta(k, m) * "
+            "prod(age_131072, where(age_131072 < k && S[p,age_131072] == min(age_0, S[p,age_0]), 0, 1)), 0))");
   CHECK(d<fx::max(kk, S(p, kk)), WS>() ==
-        "sum(k, where(S[p,k] == max(age_0, S[p,age_0]), delta(p, j) * delta(k, m), 0))");
+        "sum(k, where(S[p,k] == max(age_0, S[p,age_0]), delta(p, j) * delta(k, m) * "
+            "prod(age_131072, where(age_131072 < k && S[p,age_131072] == max(age_0, S[p,age_0]), 0, 1)), 0))");
 }
