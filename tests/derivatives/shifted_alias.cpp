@@ -43,7 +43,25 @@ constexpr auto merge_model = fx::model(fx::states(X, Y), fx::params(f),         
                                        fx::d(X(s)) = R2(s + 2) + Q(s - 1) * X(s) - Q(s + 1), //
                                        fx::d(Y) = -Y + R2(1) * R2(3));
 
+// An alias element that is an exact zero: A(0) = X(-1). A product it is a
+// factor of is zero at s = 0 and has no pattern entries there, as with the
+// body written in place (found by the generated suite: fluxion took A(0) for
+// possibly non-zero, 2 entries too many here).
+constexpr auto A = fx::alias<"A">(X(s - 1));
+constexpr auto zero_element_model = fx::model(fx::states(X, Y), fx::params(f),      //
+                                              fx::d(X(s)) = f * A(s) * Y - X(s),  //
+                                              fx::d(Y) = -Y + A(0) * Y);
+
 constexpr int K = 4;
+
+// d(X[k]) = f X[k-1] Y - X[k] (X[-1] = 0), d(Y) = -Y.
+std::array<double, 5> zero_element_rhs(const std::array<double, 5>& x, double fv) {
+  std::array<double, 5> d{};
+  const double y = x[K];
+  for (int k = 0; k < K; ++k) d[k] = (k >= 1 ? fv * x[k - 1] * y : 0.0) - x[k];
+  d[K] = -y;
+  return d;
+}
 
 // d(X[s]) = f (X[s+3] + Y) where s + 3 < K, then - X[s]; d(Y) = -Y.
 std::array<double, 5> issue_rhs(const std::array<double, 5>& x, double fv) {
@@ -138,4 +156,16 @@ TEST_CASE("shifts that cancel (s + 2 into a body reading s - 2) keep the read's 
   const std::set<std::pair<int, int>> pattern = {{0, 0}, {0, 4}, {1, 1}, {1, 4}, {2, 2}, {2, 4},
                                                  {3, 3}, {3, 4}, {4, 1}, {4, 4}};
   check_against_hand<M>(merge_rhs, pattern);
+}
+
+TEST_CASE("an alias element that is an exact zero adds no pattern entries") {
+  using M = fx::compiled<zero_element_model, double>;
+  // Row 0: X[0] only; rows 1..3: X[k-1], X[k], Y; row Y: Y.
+  const std::set<std::pair<int, int>> pattern = {{0, 0}, {1, 0}, {1, 1}, {1, 4}, {2, 1}, {2, 2},
+                                                 {2, 4}, {3, 2}, {3, 3}, {3, 4}, {4, 4}};
+  check_against_hand<M>(zero_element_rhs, pattern);
+  CHECK(fx::jacobian_nnz<M, M::jacobian::x>() == 11);
+  // jac_p: d(X[k])/df = A[k] Y, non-zero for k >= 1 only.
+  const auto jp = fx::jacobian_pattern<M, M::jacobian::p>();
+  CHECK(pattern_entries(jp) == std::set<std::pair<int, int>>{{1, 0}, {2, 0}, {3, 0}});
 }

@@ -76,6 +76,18 @@ struct costly<at_previous<V, A>> : costly<A> {};
 template <class V, class A>
 struct costly<if_next<V, A>> : costly<A> {};
 
+// Whether E is a truth value (a comparison, `&&`, `||`, `!`). Truth values
+// are never hoisted themselves: scratch holds numbers of the evaluation's
+// scalar type, and a condition read back from it would be a number where
+// `where` needs a truth value (no `bool` of std::complex, no lane mask of
+// SIMD lanes). Their costly operands are hoisted like any other.
+template <class E>
+struct truth_valued : std::false_type {};
+template <class Op, class A, class B>
+struct truth_valued<binary<Op, A, B>> : std::bool_constant<op::is_boolean_op<Op>> {};
+template <class A>
+struct truth_valued<unary<op::lnot, A>> : std::true_type {};
+
 // Whether E is constant along some variable of Scope.
 template <class E, class Scope>
 struct invariant_in_scope;
@@ -291,7 +303,7 @@ inline constexpr std::size_t max_hoisted_elements = 4096;
 template <class E, class Scope>
 struct hoist {
   static constexpr auto pick() {
-    if constexpr (costly<E>::value && invariant_in_scope<E, Scope>::value) {
+    if constexpr (costly<E>::value && !truth_valued<E>::value && invariant_in_scope<E, Scope>::value) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;
       if constexpr (costly<typename body::type>::value && spaces_of_vars<vars>::size <= max_hoisted_elements) {

@@ -192,9 +192,12 @@ struct reads_other_element<where_node<C, A, B>, Space, Var>
     : std::bool_constant<reads_other_element<C, Space, Var>::value || reads_other_element<A, Space, Var>::value ||
                          reads_other_element<B, Space, Var>::value> {};
 // A reduction over the group's space binds another variable over it: a state
-// read through that variable is caught by the reference rule below.
+// read through that variable is caught by the reference rule below. A
+// reduction that binds the equation's own variable again (sum(k, X(k)) in the
+// equation of X(k)) shadows it: inside, no read is of the equation's element.
 template <class Op, class V, class A, class Space, class Var>
-struct reads_other_element<reduce<Op, V, A>, Space, Var> : reads_other_element<A, Space, Var> {};
+struct reads_other_element<reduce<Op, V, A>, Space, Var>
+    : reads_other_element<A, Space, std::conditional_t<std::is_same_v<V, Var>, void, Var>> {};
 // The previous stage of the group's own variable is another element when a
 // state is read there.
 template <class V, class A, class Space, class Var>

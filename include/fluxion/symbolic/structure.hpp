@@ -38,11 +38,22 @@ struct structure<kdelta<I, J>> {
   }
 };
 
+// A state or parameter read: non-zero where its indices lie in their spaces.
+// An alias read: there, and where its body, read at those indices, is (an
+// alias X(k - 1) read at k = 0 is zero, and so is every product it is a
+// factor of: the pattern stays what the equations with the body written in
+// place would give).
 template <class Sym, class... I>
 struct structure<ref<Sym, I...>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    return (ref<Sym, I...>::template in_range<I>(e) && ...);
+    if (!(ref<Sym, I...>::template in_range<I>(e) && ...)) return false;
+    if constexpr (symbol_expansion<Sym>::is_alias) {
+      using X = symbol_expansion<Sym>;
+      return structure<detail::read_at_t<typename X::body, typename X::vars, I...>>::nonzero(e);
+    } else {
+      return true;
+    }
   }
 };
 
