@@ -7,6 +7,11 @@
 # for the largest ensemble (numpy, seed 7, as stiff_peers.py draws them) so
 # both sides integrate the same trajectories, and appends every JSON line to
 # OUTDIR/solvers.jsonl. PEERS_DIR defaults to ../shared/peers, then ./.peers.
+# Also Model A over a parameter grid beside bench/peers/model_a_grid_diffrax.py,
+# and the work-precision diagram (bench/work_precision.py: OUTDIR/
+# work_precision.{jsonl,png}). ONLY picks stages: ONLY="lorenz stiff grid wp"
+# (the default: all; a device call is limited to 10 minutes, all of them take
+# about 12).
 set -uo pipefail
 out=$(realpath -m "${1:?usage: bench/run_solvers.sh OUTDIR [PEERS_DIR]}")
 mkdir -p "$out"
@@ -19,37 +24,68 @@ log=$out/solvers.jsonl
 bin=$out/bin
 mkdir -p "$bin"
 cccl=$(dirname "$(command -v nvcc)")/../include/cccl
-for b in ensemble stiff; do
+build_one() {
+  local b=$1 src
   if [ -n "${BUILD:-}" ] && [ -x "$BUILD/bench/fluxion-bench-$b" ]; then
     cp "$BUILD/bench/fluxion-bench-$b" "$bin/"
-  else
-    src=$([ $b = ensemble ] && echo ensemble_device.cu || echo stiff_device.cu)
-    nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" \
-      -DFLUXION_HAVE_LIBCUDACXX=1 "$here/bench/$src" -o "$bin/fluxion-bench-$b" 2>"$out/nvcc-$b.log" ||
-      { tail -20 "$out/nvcc-$b.log"; exit 1; }
+    return
   fi
-done
-python3 - "$out/robertson_k.bin" <<'PY'
+  case $b in
+    ensemble) src=ensemble_device.cu ;; stiff) src=stiff_device.cu ;;
+    model-a-grid) src=model_a_grid.cu ;; work-precision) src=work_precision.cu ;;
+  esac
+  nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" \
+    -DFLUXION_HAVE_LIBCUDACXX=1 "$here/bench/$src" -o "$bin/fluxion-bench-$b" 2>"$out/nvcc-$b.log" ||
+    { tail -20 "$out/nvcc-$b.log"; return 1; }
+}
+pids=()
+for b in ensemble stiff model-a-grid work-precision; do build_one $b & pids+=($!); done  # nvcc in parallel
+for pid in "${pids[@]}"; do wait "$pid" || exit 1; done
+want() { [[ " ${ONLY:-lorenz stiff grid wp} " == *" $1 "* ]]; }
+echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" >>"$log"
+if want lorenz; then
+  "$bin/fluxion-bench-ensemble" 100000 1000000 | tee -a "$log"
+  for n in 100000 1000000; do
+    for dt in f32 f64; do
+      (cd "$peers" && timeout 120 python3 ode_peers.py cuda-tsit5-adaptive $dt $n adaptive 2>>"$out/peers.err") | tee -a "$log"
+    done
+  done
+  for dt in f32 f64; do
+    (cd "$peers" && timeout 200 python3 ode_peers.py diffrax $dt 1000000 adaptive 2>>"$out/peers.err") | tee -a "$log"
+  done
+fi
+if want stiff; then
+  python3 - "$out/robertson_k.bin" <<'PY'
 import sys, numpy as np
 K = np.array([0.04, 3e7, 1e4]) * np.random.default_rng(7).uniform(0.5, 1.5, (1000000, 3))
 K.astype("<f8").tofile(sys.argv[1])
 PY
-{
-  echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
-  "$bin/fluxion-bench-ensemble" 100000 1000000
-  "$bin/fluxion-bench-stiff" "$out/robertson_k.bin" "$peers/robertson_ref_seed7_n256_radau1e-10.npy" 10000 100000 1000000
-} | tee -a "$log"
-cd "$peers" || exit 1
-for n in 100000 1000000; do
-  for dt in f32 f64; do timeout 120 python3 ode_peers.py cuda-tsit5-adaptive $dt $n adaptive 2>>"$out/peers.err" | tee -a "$log"; done
-done
-for dt in f32 f64; do timeout 200 python3 ode_peers.py diffrax $dt 1000000 adaptive 2>>"$out/peers.err" | tee -a "$log"; done
-timeout 300 python3 stiff_peers.py ref f64 256 final 2>>"$out/peers.err" >/dev/null
-for n in 10000 100000 1000000; do
-  for impl in cuda-rodas5 cuda-rosenbrock23; do
-    for m in final saveat; do timeout 150 python3 stiff_peers.py $impl f64 $n $m 2>>"$out/peers.err" | tee -a "$log"; done
+  "$bin/fluxion-bench-stiff" "$out/robertson_k.bin" "$peers/robertson_ref_seed7_n256_radau1e-10.npy" 10000 100000 1000000 |
+    tee -a "$log"
+  (
+    cd "$peers" || exit 1
+    timeout 300 python3 stiff_peers.py ref f64 256 final 2>>"$out/peers.err" >/dev/null
+    for n in 10000 100000 1000000; do
+      for impl in cuda-rodas5 cuda-rosenbrock23; do
+        for m in final saveat; do timeout 150 python3 stiff_peers.py $impl f64 $n $m 2>>"$out/peers.err"; done
+      done
+    done
+    for impl in cuda-rodas5 cuda-rosenbrock23; do
+      timeout 150 python3 stiff_peers.py $impl f32 1000000 final 2>>"$out/peers.err"
+    done
+    timeout 200 python3 stiff_peers.py diffrax f64 1000000 final 2>>"$out/peers.err"
+  ) | tee -a "$log"
+fi
+if want grid; then
+  # Model A over a 256 x 256 parameter grid, beside our diffrax vmap peer (f64 first: it keeps the reference).
+  "$bin/fluxion-bench-model-a-grid" 256 "$out" | tee -a "$log"
+  for dt in f64 f32; do
+    timeout 300 python3 "$here/bench/peers/model_a_grid_diffrax.py" $dt 256 "$out" 2>>"$out/peers.err" | tee -a "$log"
   done
-done
-for impl in cuda-rodas5 cuda-rosenbrock23; do timeout 150 python3 stiff_peers.py $impl f32 1000000 final 2>>"$out/peers.err" | tee -a "$log"; done
-timeout 200 python3 stiff_peers.py diffrax f64 1000000 final 2>>"$out/peers.err" | tee -a "$log"
+fi
+if want wp; then
+  # The work-precision diagram (Lorenz, float64): its own jsonl and PNG.
+  timeout 400 python3 "$here/bench/work_precision.py" "$out" --bin "$bin/fluxion-bench-work-precision" \
+    2>>"$out/peers.err"
+fi
 python3 "$here/bench/solver_ratios.py" "$out" | tee "$out/ratios.txt"

@@ -21,9 +21,12 @@ def key(r):
 
 def main(folder):
     rows = [r for r in read_lines(folder) if "impl" in r]
-    by = {}
+    by, grid = {}, {}
     for r in rows:
-        by.setdefault(r["impl"], {})[key(r)] = r
+        if r.get("model") == "model_a_grid":
+            grid.setdefault(r["impl"], {})[(r.get("dtype"), r.get("N"))] = r
+        elif "rtol" not in r:  # work-precision points have their own file and plot
+            by.setdefault(r["impl"], {})[key(r)] = r
     fx_lorenz = by.get("fluxion-tsit5", {})
     print("Lorenz (Model B), adaptive Tsit5, rtol = atol = 1e-6, t in [0, 1], final state")
     print(f"{'dtype':5} {'N':>8} {'fluxion ms':>11} {'hand CUDA ms':>13} {'ratio':>7} {'diffrax ms':>11} {'ratio':>8} {'steps':>6} {'fluxion err':>12}")
@@ -56,6 +59,18 @@ def main(folder):
     if d and f and d.get("median_ms"):
         print(f"\nRodas5P vs diffrax Kvaerno5, f64, 1e6: {d['median_ms'] / f['median_ms']:.0f}x "
               f"({f['median_ms']:.2f} ms vs {d['median_ms']:.0f} ms)")
+
+    if grid:
+        print("\nModel A over a parameter grid (128 states, 10 save times), Tsit5 rtol = atol = 1e-6, t in [0, 200]")
+        print(f"{'dtype':5} {'N':>8} {'fluxion ms':>11} {'diffrax ms':>11} {'ratio':>7} {'steps':>6} {'peer steps':>10} "
+              f"{'fluxion err':>12} {'diffrax err':>12}")
+        for k, f in sorted(grid.get("fluxion-tsit5", {}).items()):
+            d = grid.get("diffrax-tsit5-vmap", {}).get(k) or {}
+            dm = d.get("median_ms")
+            print(f"{k[0]:5} {k[1]:>8} {f['median_ms']:>11.3f} {dm or float('nan'):>11.1f} "
+                  f"{(dm / f['median_ms']) if dm else float('nan'):>7.1f} {f.get('steps_mean', float('nan')):>6.1f} "
+                  f"{d.get('steps_mean', float('nan')):>10.1f} {d.get('fluxion_ref_err', float('nan')):>12.2e} "
+                  f"{d.get('ref_err', float('nan')):>12.2e}")
 
 
 if __name__ == "__main__":
