@@ -299,9 +299,11 @@ struct evaluator {
   // writes each equation of Eqs (the plan's, or their directional
   // derivatives) into out. V is the type computed in: T, or lanes of T for
   // consecutive instances (evaluate_lanes).
-  template <class Block, class Plan, class Eqs, class SX, class SP, class SO, class Direction = void, class V = T>
+  // Time is T, or V when every lane has its own time (ensembles in lanes).
+  template <class Block, class Plan, class Eqs, class SX, class SP, class SO, class Direction = void, class V = T,
+            class Time = T>
   // Outputs never overlap inputs (the batch drivers check it), hence restrict.
-  FLUXION_HOST_DEVICE static void evaluate(T t, const T* FLUXION_RESTRICT x, SX xs, const T* FLUXION_RESTRICT p, SP ps,
+  FLUXION_HOST_DEVICE static void evaluate(Time t, const T* FLUXION_RESTRICT x, SX xs, const T* FLUXION_RESTRICT p, SP ps,
                                            const T* FLUXION_RESTRICT v, std::ptrdiff_t vs, T* FLUXION_RESTRICT out,
                                            SO os) {
     V scratch[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
@@ -359,6 +361,14 @@ struct evaluator {
     static_assert(std::is_same_v<typename Lanes::value_type, T>,
                   "fluxion::compiled::rhs_lanes: the lanes must hold the model's scalar type.");
     evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations, SX, SP, SO, void, Lanes>(
+        t, x, xs, p, ps, nullptr, 1, dx, os);
+  }
+  // The same with a time per lane (the trajectories of an ensemble
+  // integrated in lanes, each at its own time).
+  template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>
+    requires std::is_same_v<typename Lanes::value_type, T>
+  void rhs_lanes(Lanes t, const T* x, SX xs, const T* p, SP ps, T* dx, SO os) const {
+    evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations, SX, SP, SO, void, Lanes, Lanes>(
         t, x, xs, p, ps, nullptr, 1, dx, os);
   }
   template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>

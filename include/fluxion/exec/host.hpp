@@ -44,6 +44,9 @@ struct threads {
   static constexpr std::size_t default_min_values = std::size_t(1) << 18;
   unsigned count = 1;
   std::size_t min_values = default_min_values;
+  // Ensembles (solve/host.hpp): trajectories of explicit methods several at a
+  // time in SIMD lanes; false: one trajectory at a time.
+  bool simd_lanes = true;
   constexpr threads() = default;
   constexpr explicit threads(unsigned n, std::size_t min_values_per_thread = default_min_values)
       : count(n > 0 ? n : 1), min_values(min_values_per_thread) {}

@@ -11,8 +11,16 @@
 // state x trajectory (trajectory fastest), final states as state x
 // trajectory. Inputs are checked (fluxion::layout_error) and the problem too
 // (fluxion::problem_error) before any work; inputs are never modified.
+//
+// Explicit methods run several trajectories at a time in the host's SIMD
+// lanes, each with its own steps (solve/host_lanes.hpp), and ranges of
+// trajectories across threads; an exec whose simd_lanes is false
+// (fx::host::threads exec(n); exec.simd_lanes = false;) integrates one
+// trajectory at a time instead.
 #include <cstddef>
+#include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <fluxion/exec/host.hpp>
@@ -20,6 +28,9 @@
 #include <fluxion/layout/check.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
+#if !defined(__CUDACC__)
+#  include <fluxion/solve/host_lanes.hpp>
+#endif
 #include <fluxion/solve/problem.hpp>
 #include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
@@ -70,23 +81,38 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_prob
   r.status.assign(count, solve_status::success);
   r.stats.assign(count, solve_statistics{});
 
-  using stepper = typename stepper_of<Method, M>::type;
+  const auto io_of = [&](std::size_t b) {
+    return trajectory_io<T>{cx.data + std::ptrdiff_t(b) * cx.instance_stride,
+                            cx.element_stride,
+                            cp.data + std::ptrdiff_t(b) * cp.instance_stride,
+                            cp.element_stride,
+                            r.saved_states.data() + b,
+                            std::ptrdiff_t(count),
+                            std::ptrdiff_t(n * count),
+                            r.final_state.data() + b,
+                            std::ptrdiff_t(count)};
+  };
   // An integration costs thousands of right-hand sides a trajectory: a
   // thread pays for itself with far fewer trajectories than an evaluation.
   const std::size_t values_per_trajectory = (n + M::n_params) * 4096;
-  detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) {
-      const trajectory_io<T> io{cx.data + std::ptrdiff_t(b) * cx.instance_stride,
-                                cx.element_stride,
-                                cp.data + std::ptrdiff_t(b) * cp.instance_stride,
-                                cp.element_stride,
-                                r.saved_states.data() + b,
-                                std::ptrdiff_t(count),
-                                std::ptrdiff_t(n * count),
-                                r.final_state.data() + b,
-                                std::ptrdiff_t(count)};
-      r.status[b] = stepper::run(m, o, io, r.stats[b]);
+#if !defined(__CUDACC__)
+  if constexpr (lane_integrable<Method> && std::is_floating_point_v<T>) {
+    using L = lanes<T>;
+    if (exec.simd_lanes && count >= 2 * L::width) {
+      detail::for_ranges(count, exec, L::width, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+        auto lanes = std::make_unique<fluxion::detail::lane_ensemble<Method, M, L>>(m, o);
+        lanes->run(begin, end, io_of, [&](std::size_t b, solve_status s, const solve_statistics& st) {
+          r.status[b] = s;
+          r.stats[b] = st;
+        });
+      });
+      return r;
     }
+  }
+#endif
+  using stepper = typename stepper_of<Method, M>::type;
+  detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) r.status[b] = stepper::run(m, o, io_of(b), r.stats[b]);
   });
   return r;
 }
