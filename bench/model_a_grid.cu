@@ -58,9 +58,29 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
   check(cudaMemcpy(dx0, x0.data(), x0.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
   check(cudaMemcpy(dp, prm.data(), prm.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
   const fx::ensemble_buffers<T> out{{dsaved, ts.size() * n * B}, {dfinal, n * B}, {dstatus, B}, {}};
+  // FLUXION_GRID_CHUNK=C (an experiment): C trajectories a launch, one
+  // launch after another, so that fewer trajectories' stages are live at once.
+  const char* chunk_env = std::getenv("FLUXION_GRID_CHUNK");
+  const std::size_t chunk = chunk_env ? std::max<std::size_t>(1, std::strtoull(chunk_env, nullptr, 10)) : B;
   auto call = [&](const fx::ensemble_buffers<T>& o) {
-    fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const T>(dx0, x0.size())),
-                        fx::soa(std::span<const T>(dp, prm.size())), o);
+    if (chunk >= B) {
+      fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const T>(dx0, x0.size())),
+                          fx::soa(std::span<const T>(dp, prm.size())), o);
+      return;
+    }
+    // A chunk reads a strided view of the inputs (element j of trajectory b
+    // at j B + b) and writes its own outputs, carved from the full ones.
+    for (std::size_t b0 = 0; b0 < B; b0 += chunk) {
+      const std::size_t c = std::min(chunk, B - b0);
+      const auto view = [&](const T* base, std::size_t elements) {
+        return fx::strided(std::span<const T>(base + b0, (elements - 1) * B + c), std::ptrdiff_t(B), 1);
+      };
+      const fx::ensemble_buffers<T> part{{o.saved.data() + b0 * ts.size() * n, ts.size() * n * c},
+                                         {o.final_state.data() + b0 * n, n * c},
+                                         {o.status.data() + b0, c},
+                                         {}};
+      fx::cuda::integrate(M{}, fx::tsit5{}, pr, c, view(dx0, n), view(dp, M::n_params), part);
+    }
   };
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
@@ -79,7 +99,8 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
   }
   std::sort(ms.begin(), ms.end());
   const fx::ensemble_buffers<T> with_stats{out.saved, out.final_state, out.status, {dstats, B}};
-  call(with_stats);
+  fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const T>(dx0, x0.size())),
+                      fx::soa(std::span<const T>(dp, prm.size())), with_stats);
   check(cudaDeviceSynchronize(), "run with statistics");
   std::vector<T> fin(n * B);
   std::vector<fx::solve_status> status(B);
@@ -117,8 +138,8 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
   std::printf(
       "{\"impl\": \"fluxion-tsit5\", \"model\": \"model_a_grid\", \"dtype\": \"%s\", \"N\": %zu, \"states\": %zu, "
       "\"saves\": %zu, \"median_ms\": %.4f, \"min_ms\": %.4f, \"traj_per_s\": %.4g, \"steps_mean\": %.2f, "
-      "\"steps_max\": %lld, \"failed\": %zu}\n",
-      dtype, B, n, ts.size(), ms[2], ms[0], double(B) / (ms[2] * 1e-3), steps / double(B), steps_max, failed);
+      "\"steps_max\": %lld, \"failed\": %zu, \"chunk\": %zu}\n",
+      dtype, B, n, ts.size(), ms[2], ms[0], double(B) / (ms[2] * 1e-3), steps / double(B), steps_max, failed, chunk);
   std::fflush(stdout);
   cudaFree(dx0), cudaFree(dp), cudaFree(dsaved), cudaFree(dfinal), cudaFree(dstatus), cudaFree(dstats);
 }
