@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds fluxion into build/ and runs every test suite; then builds the
-# host-side suites (symbolic, model, layout, host, hierarchy, derivatives, solve)
+# host-side suites (symbolic, model, layout, host, hierarchy, derivatives, solve, infer)
 # again with AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-sanitize/ (unoptimized, no CUDA, no examples or benchmarks; any
 # finding stops the test and fails it) and runs them there. Prints a last
@@ -55,7 +55,7 @@ fi
 # (-fno-sanitize-recover), and so does ASan.
 san=build-sanitize
 san_log=$san/meson-logs/testlog.json
-san_suites=(symbolic model layout host hierarchy derivatives solve)
+san_suites=(symbolic model layout host hierarchy derivatives solve infer)
 san_rc=0
 sanitize=${FLUXION_SANITIZE:-auto}
 if [ "$sanitize" = auto ]; then

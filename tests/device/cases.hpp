@@ -1,5 +1,5 @@
 #pragma once
-// The fourteen device cases (seven checks, each in float and double), as plain
+// The sixteen device cases (eight checks, each in float and double), as plain
 // host functions implemented in cases.cu (nvcc) and called from Catch2
 // bodies compiled by the host compiler (device_tests.cpp), so that the test
 // suite and fluxion-qualify run the same code.
@@ -32,5 +32,7 @@ template <class T>
 result jacobian_launchers_spans_and_batches();  // f: Jacobian launchers over spans == host; broadcast, pitched, strided batches alike
 template <class T>
 result ensembles_match_host();        // g: Tsit5, Rodas5P, Rosenbrock23 ensembles on the device == host (solve_cases.cu)
+template <class T>
+result draws_match_host();            // h: keyed Philox draw streams on the device == host, bit for bit (solve_cases.cu)
 
 }  // namespace device_cases

@@ -9,6 +9,7 @@
 #include "device_support.hpp"
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/infer/philox.hpp>
 
 #include <random>
 #include <string>
@@ -162,5 +163,58 @@ result ensembles_match_host() {
 
 template result ensembles_match_host<float>();
 template result ensembles_match_host<double>();
+
+// Device case h: keyed draw streams (infer/philox.hpp) give the device the
+// host's bits, whatever the launch shape: Philox words and uniforms of 2000
+// keys (trajectory x series x time), drawn by a kernel in two launch shapes
+// (a thread a key; 96 threads striding over them in reverse order), against
+// the same streams drawn on the host.
+namespace {
+constexpr int draws_per_key = 24;
+__host__ __device__ fx::draw_key key_of(std::size_t i) {
+  return {.seed = 0x5eed0123456789ull, .trajectory = std::uint32_t(i / 40), .series = std::uint32_t(i / 10 % 4),
+          .time = std::uint32_t(i % 10)};
+}
+template <class T>
+__host__ __device__ void draw_key_stream(std::size_t i, std::uint32_t* words, T* uniforms) {
+  fx::draw_stream s(key_of(i));
+  for (int d = 0; d < draws_per_key; ++d) words[i * draws_per_key + d] = s.next_u32();
+  for (int d = 0; d < draws_per_key; ++d) uniforms[i * draws_per_key + d] = s.template uniform<T>();
+}
+template <class T>
+__global__ void draws_kernel(std::size_t n, bool reverse, std::uint32_t* words, T* uniforms) {
+  for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += std::size_t(gridDim.x) * blockDim.x)
+    draw_key_stream(reverse ? n - 1 - j : j, words, uniforms);
+}
+}  // namespace
+
+template <class T>
+result draws_match_host() {
+  result r;
+  FLUXION_SKIP_WITHOUT_DEVICE(r)
+  const std::size_t n = 2000;
+  std::vector<std::uint32_t> words(n * draws_per_key);
+  std::vector<T> uniforms(n * draws_per_key);
+  for (std::size_t i = 0; i < n; ++i) draw_key_stream(i, words.data(), uniforms.data());
+  const struct {
+    unsigned blocks, threads;
+    bool reverse;
+  } shapes[] = {{unsigned((n + 127) / 128), 128, false}, {1, 96, true}};
+  for (const auto& shape : shapes) {
+    device_buffer<std::uint32_t> dw(words.size());
+    device_buffer<T> du(uniforms.size());
+    draws_kernel<T><<<shape.blocks, shape.threads>>>(n, shape.reverse, dw.ptr, du.ptr);
+    sync();
+    const std::string how = std::to_string(shape.blocks) + " x " + std::to_string(shape.threads) + " threads";
+    if (!bitwise_equal(dw.download(), words)) r.failures.push_back("Philox words differ from the host's, " + how);
+    if (!bitwise_equal(du.download(), uniforms)) r.failures.push_back("uniforms differ from the host's, " + how);
+  }
+  r.summary = "keyed Philox4x32-10 draw streams: words and uniforms of 2000 keys bit for bit the host's, in two "
+              "launch shapes";
+  return r;
+}
+
+template result draws_match_host<float>();
+template result draws_match_host<double>();
 
 }  // namespace device_cases
