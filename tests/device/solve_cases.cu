@@ -10,6 +10,7 @@
 
 #include <fluxion/cuda.hpp>
 #include <fluxion/infer/philox.hpp>
+#include <fluxion/infer/samplers.hpp>
 
 #include <random>
 #include <string>
@@ -164,9 +165,10 @@ result ensembles_match_host() {
 template result ensembles_match_host<float>();
 template result ensembles_match_host<double>();
 
-// Device case h: keyed draw streams (infer/philox.hpp) give the device the
-// host's bits, whatever the launch shape: Philox words and uniforms of 2000
-// keys (trajectory x series x time), drawn by a kernel in two launch shapes
+// Device case h: keyed draw streams (infer/philox.hpp) and the samplers of
+// replayed observations (infer/samplers.hpp) give the device the host's
+// bits, whatever the launch shape: Philox words, uniforms and one draw of
+// every sampler for 2000 keys (trajectory x series x time), drawn by a kernel in two launch shapes
 // (a thread a key; 96 threads striding over them in reverse order), against
 // the same streams drawn on the host.
 namespace {
@@ -175,16 +177,28 @@ __host__ __device__ fx::draw_key key_of(std::size_t i) {
   return {.seed = 0x5eed0123456789ull, .trajectory = std::uint32_t(i / 40), .series = std::uint32_t(i / 10 % 4),
           .time = std::uint32_t(i % 10)};
 }
+constexpr int samples_per_key = 9;
 template <class T>
-__host__ __device__ void draw_key_stream(std::size_t i, std::uint32_t* words, T* uniforms) {
+__host__ __device__ void draw_key_stream(std::size_t i, std::uint32_t* words, T* uniforms, T* samples) {
   fx::draw_stream s(key_of(i));
   for (int d = 0; d < draws_per_key; ++d) words[i * draws_per_key + d] = s.next_u32();
   for (int d = 0; d < draws_per_key; ++d) uniforms[i * draws_per_key + d] = s.template uniform<T>();
+  // Every sampler, through the portable elementary functions.
+  T* out = samples + i * samples_per_key;
+  out[0] = fx::sample_normal<T>(s, T(1), T(2));
+  out[1] = fx::sample_lognormal<T>(s, T(0.5), T(0.3));
+  out[2] = fx::sample_gamma<T>(s, T(0.7), T(1.5));
+  out[3] = fx::sample_beta<T>(s, T(2), T(3));
+  out[4] = T(fx::sample_poisson<T>(s, T(3.2)));
+  out[5] = T(fx::sample_poisson<T>(s, T(55) + T(i % 7)));
+  out[6] = T(fx::sample_neg_binomial_2<T>(s, T(12), T(2.5)));
+  out[7] = T(fx::sample_binomial<T>(s, 20, T(0.3)));
+  out[8] = T(fx::sample_beta_binomial<T>(s, 20, T(0.3), T(4)));
 }
 template <class T>
-__global__ void draws_kernel(std::size_t n, bool reverse, std::uint32_t* words, T* uniforms) {
+__global__ void draws_kernel(std::size_t n, bool reverse, std::uint32_t* words, T* uniforms, T* samples) {
   for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += std::size_t(gridDim.x) * blockDim.x)
-    draw_key_stream(reverse ? n - 1 - j : j, words, uniforms);
+    draw_key_stream(reverse ? n - 1 - j : j, words, uniforms, samples);
 }
 }  // namespace
 
@@ -194,23 +208,33 @@ result draws_match_host() {
   FLUXION_SKIP_WITHOUT_DEVICE(r)
   const std::size_t n = 2000;
   std::vector<std::uint32_t> words(n * draws_per_key);
-  std::vector<T> uniforms(n * draws_per_key);
-  for (std::size_t i = 0; i < n; ++i) draw_key_stream(i, words.data(), uniforms.data());
+  std::vector<T> uniforms(n * draws_per_key), samples(n * samples_per_key);
+  for (std::size_t i = 0; i < n; ++i) draw_key_stream(i, words.data(), uniforms.data(), samples.data());
   const struct {
     unsigned blocks, threads;
     bool reverse;
   } shapes[] = {{unsigned((n + 127) / 128), 128, false}, {1, 96, true}};
   for (const auto& shape : shapes) {
     device_buffer<std::uint32_t> dw(words.size());
-    device_buffer<T> du(uniforms.size());
-    draws_kernel<T><<<shape.blocks, shape.threads>>>(n, shape.reverse, dw.ptr, du.ptr);
+    device_buffer<T> du(uniforms.size()), ds(samples.size());
+    draws_kernel<T><<<shape.blocks, shape.threads>>>(n, shape.reverse, dw.ptr, du.ptr, ds.ptr);
     sync();
     const std::string how = std::to_string(shape.blocks) + " x " + std::to_string(shape.threads) + " threads";
     if (!bitwise_equal(dw.download(), words)) r.failures.push_back("Philox words differ from the host's, " + how);
     if (!bitwise_equal(du.download(), uniforms)) r.failures.push_back("uniforms differ from the host's, " + how);
+    const auto got = ds.download();
+    for (int k = 0; k < samples_per_key; ++k) {
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        differ += std::memcmp(&got[i * samples_per_key + k], &samples[i * samples_per_key + k], sizeof(T)) != 0;
+      if (differ)
+        r.failures.push_back("sampler " + std::to_string(k) + ": " + std::to_string(differ) + " of " +
+                             std::to_string(n) + " draws differ from the host's, " + how);
+    }
   }
-  r.summary = "keyed Philox4x32-10 draw streams: words and uniforms of 2000 keys bit for bit the host's, in two "
-              "launch shapes";
+  r.summary = "keyed Philox4x32-10 draw streams: words, uniforms and the draws of every sampler (normal, log-normal, "
+              "gamma, beta, Poisson both ways, negative binomial, binomial, beta-binomial) of 2000 keys bit for bit the "
+              "host's, in two launch shapes";
   return r;
 }
 
