@@ -8,7 +8,8 @@
 // exists). So these are written with explicit fused multiply-adds (fma, one
 // rounding, fixed by IEEE 754) wherever a product meets a sum, and otherwise
 // only with operations that are correctly rounded everywhere (+ - * /, sqrt,
-// exact scaling by powers of two). Accuracy: a few units in the last place,
+// exact scaling by powers of two); values that cross a function boundary go
+// through opaque(). Accuracy: a few units in the last place,
 // which is all a sampler needs.
 //
 // Algorithms: argument reduction by powers of two and Cody & Waite's split
@@ -31,6 +32,25 @@ FLUXION_HOST_DEVICE T fma_(T a, T b, T c) {
   return ::fma(a, b, c);
 #else
   return std::fma(a, b, c);
+#endif
+}
+
+// x, rounded and kept as it is: a product computed before it cannot be fused
+// with a sum after it. Contraction crosses inlined function boundaries (a
+// sampler returning d * v, whose caller adds two of them, gets one fused
+// multiply-add on the device and two roundings on the host), so the samplers
+// pass their inputs and results through this.
+template <class T>
+FLUXION_HOST_DEVICE T opaque(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == 4) return __fadd_rn(x, -0.0f);  // intrinsics are never contracted; x + -0 is x
+  else return __dadd_rn(x, -0.0);
+#elif defined(__GNUC__) || defined(__clang__)
+  __asm__ volatile("" : "+m"(x));  // x goes through memory: the value before is rounded
+  return x;
+#else
+  volatile T v = x;
+  return v;
 #endif
 }
 
