@@ -8,6 +8,14 @@ Ratio = peer median time / fluxion median time (above 1: fluxion is faster),
 for the same model, dtype, N and mode, with the mean accepted steps and the
 error each side reports (Lorenz: fluxion's against a host integration at
 rtol 1e-12; Robertson: both against the shipped Radau reference).
+
+The host table (stage host: bench/solvers_host.cpp and stiff_peers.py
+host-rodas5) pairs fluxion with Boost.Odeint at the same model, N and thread
+count, and with the peers' one-core host Rodas5 at one thread. Its errors:
+Lorenz against Odeint's Fehlberg 7(8) at 1e-12 (max |y - ref| / max |ref|,
+first 256 trajectories); Robertson, fluxion and Odeint against the 16 SciPy
+Radau trajectories of tests/solve/data/robertson_t1e5.csv, the peer against
+its shipped reference (256 trajectories; the first 16 are the same).
 """
 import sys
 
@@ -19,11 +27,70 @@ def key(r):
     return (r.get("dtype"), r.get("N"), r.get("mode"))
 
 
+HOST_PEERS = ("host-rodas5", "host-rosenbrock23")  # stiff_peers.py, one core
+
+
+def is_host(r):
+    return r["impl"].startswith(("fluxion-host-", "odeint-")) or r["impl"] in HOST_PEERS
+
+
+def fmt(v, spec):
+    return format(v if isinstance(v, (int, float)) else float("nan"), spec)
+
+
+def ratio(peer, mine):
+    pm, fm = (peer or {}).get("median_ms"), (mine or {}).get("median_ms")
+    return pm / fm if pm and fm else None
+
+
+def errs(r):
+    e = (r or {}).get("max_rel_err_final") or []
+    return ", ".join(fmt(v, ".1e") for v in e)
+
+
+def host_tables(host, peers):
+    """host: impl -> (model, N, threads) -> row; peers: impl -> N -> row (f64, final)."""
+    print("\nHost CPU, f64, final state; ratio = peer ms / fluxion ms (above 1: fluxion is faster)")
+    print("Lorenz (Model B), rtol = atol = 1e-6, t in [0, 1]: fluxion Tsit5 (SIMD lanes; scalar: one trajectory "
+          "at a time) vs Boost.Odeint runge_kutta_dopri5")
+    print(f"{'threads':>7} {'N':>8} {'fluxion ms':>11} {'scalar ms':>10} {'odeint ms':>10} {'ratio':>7} "
+          f"{'scalar ratio':>12} {'steps':>6} {'odeint steps':>12} {'fluxion err':>12} {'odeint err':>11}")
+    for k, f in sorted(host.get("fluxion-host-tsit5", {}).items()):
+        if k[0] != "lorenz":
+            continue
+        sc = host.get("fluxion-host-tsit5-scalar", {}).get(k)
+        od = host.get("odeint-dopri5", {}).get(k) or {}
+        print(f"{k[2]:>7} {k[1]:>8} {fmt(f['median_ms'], '>11.2f')} {fmt((sc or {}).get('median_ms'), '>10.2f')} "
+              f"{fmt(od.get('median_ms'), '>10.2f')} {fmt(ratio(od, f), '>7.2f')} {fmt(ratio(od, sc), '>12.2f')} "
+              f"{fmt(f.get('steps_mean'), '>6.1f')} {fmt(od.get('steps_mean'), '>12.1f')} "
+              f"{fmt(f.get('err'), '>12.2e')} {fmt(od.get('err'), '>11.2e')}")
+    print("\nRobertson (Model C), rtol 1e-6, atol 1e-10, t in [0, 1e5]: vs Boost.Odeint rosenbrock4 and the peers' "
+          "host Rodas5 / Rosenbrock23 (one core)")
+    print(f"{'method':13} {'threads':>7} {'N':>7} {'fluxion ms':>11} {'odeint ms':>10} {'ratio':>7} {'peer ms':>9} "
+          f"{'ratio':>7} {'steps':>6} {'odeint':>7} {'peer':>6} {'fluxion err (y1,y2,y3)':>24} "
+          f"{'odeint err':>24} {'peer err':>24}")
+    for mine, peer in (("fluxion-host-rodas5p", "host-rodas5"), ("fluxion-host-rosenbrock23", "host-rosenbrock23")):
+        for k, f in sorted(host.get(mine, {}).items()):
+            od = host.get("odeint-rosenbrock4", {}).get(k) or {}
+            pr = peers.get(peer, {}).get(k[1]) if k[2] == 1 else None
+            print(f"{mine[13:]:13} {k[2]:>7} {k[1]:>7} {fmt(f['median_ms'], '>11.2f')} "
+                  f"{fmt(od.get('median_ms'), '>10.2f')} {fmt(ratio(od, f), '>7.2f')} "
+                  f"{fmt((pr or {}).get('median_ms'), '>9.2f')} {fmt(ratio(pr, f), '>7.2f')} "
+                  f"{fmt(f.get('steps_mean'), '>6.1f')} {fmt(od.get('steps_mean'), '>7.1f')} "
+                  f"{fmt((pr or {}).get('steps_mean'), '>6.1f')} {errs(f):>24} {errs(od):>24} {errs(pr):>24}")
+
+
 def main(folder):
     rows = [r for r in read_lines(folder) if "impl" in r]
-    by, grid = {}, {}
+    by, grid, host, host_peers = {}, {}, {}, {}
     for r in rows:
-        if r.get("model") == "model_a_grid":
+        if is_host(r):
+            if r["impl"] in HOST_PEERS:
+                if r.get("dtype") == "f64" and r.get("mode") == "final":
+                    host_peers.setdefault(r["impl"], {})[r.get("N")] = r
+            else:
+                host.setdefault(r["impl"], {})[(r.get("model"), r.get("N"), r.get("threads"))] = r
+        elif r.get("model") == "model_a_grid":
             grid.setdefault(r["impl"], {})[(r.get("dtype"), r.get("N"))] = r
         elif "rtol" not in r:  # work-precision points have their own file and plot
             by.setdefault(r["impl"], {})[key(r)] = r
@@ -71,6 +138,9 @@ def main(folder):
                   f"{(dm / f['median_ms']) if dm else float('nan'):>7.1f} {f.get('steps_mean', float('nan')):>6.1f} "
                   f"{d.get('steps_mean', float('nan')):>10.1f} {d.get('fluxion_ref_err', float('nan')):>12.2e} "
                   f"{d.get('ref_err', float('nan')):>12.2e}")
+
+    if host or host_peers:
+        host_tables(host, host_peers)
 
 
 if __name__ == "__main__":
