@@ -1,7 +1,7 @@
 // Device case g: ensembles integrated on the device (fx::cuda::integrate)
 // agree with the same integration on the host (fx::host::integrate), which
 // tests/solve checks against closed forms and published values; Robertson
-// also against the IVP test set's value at t = 40. Tsit5 on Lorenz,
+// also against the IVP test set's value at t = 40. Tsit5 and Vern7 on Lorenz,
 // Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
 // saved and final states, statuses and step counts; a bad problem and bad
 // buffers refused before launch with the outputs untouched.
@@ -101,6 +101,8 @@ result ensembles_match_host() {
     // Rounding differs (fused multiply-adds), so trajectories drift apart by
     // about the tolerance over the chaotic span.
     device_against_host<M>(r, "lorenz tsit5", fx::tsit5{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+    // Vern7: save times inside steps take its extra stages.
+    device_against_host<M>(r, "lorenz vern7", fx::vern7{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
   }
   // Robertson, Rodas5P and Rosenbrock23, rate constants scaled per trajectory.
   {
@@ -157,7 +159,7 @@ result ensembles_match_host() {
     if (refused != 3) r.failures.push_back(std::to_string(refused) + " of 3 bad calls were refused");
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
-  r.summary = "Lorenz (Tsit5) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
+  r.summary = "Lorenz (Tsit5, Vern7) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
               "steps alike, y1(40) as the test set; bad calls refused before launch";
   return r;
 }

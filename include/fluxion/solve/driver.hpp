@@ -14,6 +14,9 @@
 //                                           state or the estimate was)
 //   accept(m, t_new, ynew, p, ps, stats)  what the next attempt needs at the new point
 //   dense(theta, h, y, ynew, i) -> T      component i at t + theta h within the step
+//   prepare_dense(m, t, h, y, ynew, p, ps, stats)   optional: called once before
+//                                         dense() in an accepted step with a save time
+//                                         inside it (Vern7's extra stages)
 //   S::order, S::error_order, S::max_growth: the step control's constants.
 //
 // Step control (Hairer, Norsett & Wanner, Solving ODEs I, II.4):
@@ -65,6 +68,11 @@ struct trajectory_io {
 };
 
 namespace detail {
+
+template <class Step, class M, class T>
+concept prepares_dense = requires(Step& s, const M& m, T v, const T* x, std::ptrdiff_t ps, solve_statistics& st) {
+  s.prepare_dense(m, v, v, x, x, x, ps, st);
+};
 
 template <class T>
 FLUXION_HOST_DEVICE constexpr bool finite(T v) {
@@ -199,6 +207,8 @@ struct adaptive_driver {
       if (!o.adaptive) factor = T(1);
       if (err <= T(1) || !o.adaptive) {
         const T t_new = last ? target : t + h;
+        if constexpr (detail::prepares_dense<Step, M, T>)
+          if (next_save < o.n_save && o.save_times[next_save] < t_new) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
         for (; next_save < o.n_save && o.save_times[next_save] <= t_new; ++next_save) {
           if (o.save_times[next_save] == t_new) {  // the step's end: the solution itself
             write(io, next_save, ynew);

@@ -1,8 +1,20 @@
 #pragma once
 // The step of an explicit Runge-Kutta pair with a continuous extension (a
-// tableau such as fx::tsit5), for solve/driver.hpp: stages with the
-// coefficients as constants (every index a template argument), the first
-// stage reused from the last stage of the step before (first same as last).
+// tableau such as fx::tsit5 or fx::vern7), for solve/driver.hpp: stages with
+// the coefficients as constants (every index a template argument, the zero
+// ones left out at compile time).
+//
+// A tableau gives stages, order, error_order, first_same_as_last, c, a, b
+// (the solution's weights), e (b minus the embedded solution's weights) and
+// dense_weights(theta, w). Optionally dense_stages > stages: the continuous
+// extension also weighs extra stages (rows stages.. of c and a), computed
+// only for a step with a save time inside it (prepare_dense). The first
+// stage of a step is f(t, y):
+//   - first same as last (Tsit5): the last stage is f at the new point, and
+//     the next step starts from it;
+//   - otherwise (Vern7): accepting a step evaluates f at the new point,
+//     unless the step's first extra stage already did (c = 1, a = b: Vern7's
+//     interpolant), when a save time fell inside it.
 #include <cstddef>
 #include <utility>
 
@@ -11,17 +23,89 @@
 
 namespace fluxion {
 
+namespace detail {
+
+template <class Method>
+constexpr int dense_stages_of() {
+  if constexpr (requires { Method::dense_stages; }) return Method::dense_stages;
+  else return Method::stages;
+}
+
+// Row R of a tableau: a[R] for R >= 0, b for rk_solution_row, e for
+// rk_error_row; a scalar constant, so that device code reads its value (it
+// may not take the address of a host constant).
+inline constexpr int rk_solution_row = -1;
+inline constexpr int rk_error_row = -2;
+template <class Method, int R, int J>
+inline constexpr double rk_coefficient = R == rk_solution_row ? Method::b[J]
+                                         : R == rk_error_row  ? Method::e[J]
+                                                              : Method::a[R < 0 ? 0 : R][J];
+
+// The columns J < End of row R with a nonzero coefficient, in order.
+template <class Seq, int J, bool Keep>
+struct rk_append_if {
+  using type = Seq;
+};
+template <int... Js, int J>
+struct rk_append_if<std::integer_sequence<int, Js...>, J, true> {
+  using type = std::integer_sequence<int, Js..., J>;
+};
+template <class Method, int R, int End, int J = 0, class Acc = std::integer_sequence<int>>
+struct rk_nonzero_columns
+    : rk_nonzero_columns<Method, R, End, J + 1,
+                         typename rk_append_if<Acc, J, (rk_coefficient<Method, R, J> != 0.0)>::type> {};
+template <class Method, int R, int End, class Acc>
+struct rk_nonzero_columns<Method, R, End, End, Acc> {
+  using type = Acc;
+};
+
+// Whether the first extra stage is f at the new point: c = 1 and a = b.
+template <class Method>
+constexpr bool rk_extra_stage_is_new_point() {
+  constexpr int S = Method::stages;
+  if constexpr (dense_stages_of<Method>() <= S) {
+    return false;
+  } else {
+    if (Method::c[S] != 1.0) return false;
+    for (int j = 0; j < S; ++j)
+      if (Method::a[S][j] != Method::b[j]) return false;
+    return true;
+  }
+}
+
+// Whether accepting a step may reuse that stage as the next step's first
+// (a pair that is first same as last has the new point's f already).
+template <class Method>
+constexpr bool rk_reuses_new_point() {
+  return !Method::first_same_as_last && rk_extra_stage_is_new_point<Method>();
+}
+
+// For a pair that reuses it: whether this step computed f at the new point,
+// and at which time (nothing otherwise).
+template <class T, bool Used>
+struct rk_new_point_stage {};
+template <class T>
+struct rk_new_point_stage<T, true> {
+  bool ready = false;
+  T time = 0;
+};
+
+}  // namespace detail
+
 template <class Method, class M>
-struct explicit_rk_step {
+struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail::rk_reuses_new_point<Method>()> {
   using T = typename M::scalar;
   static constexpr int n = int(M::n_states);
   static constexpr int S = Method::stages;
+  static constexpr int D = detail::dense_stages_of<Method>();  // stages the dense output weighs, S of them the step's
   static constexpr int order = Method::order;
   static constexpr int error_order = Method::error_order;
   static constexpr double max_growth = 10.0;
-  static_assert(Method::first_same_as_last, "fluxion::explicit_rk_step: the pairs implemented reuse their last stage.");
+  static constexpr bool fsal = Method::first_same_as_last;
+  static constexpr bool reuse_new_point = detail::rk_reuses_new_point<Method>();
+  static_assert(D >= S, "fluxion::explicit_rk_step: a tableau's dense_stages counts its stages and the extra ones.");
 
-  T k[S][n];  // k[0] = f(t, y); k[S-1] = f(t + h, y_new) after an attempt
+  T k[D][n];  // k[0] = f(t, y); first same as last: k[S-1] = f(t + h, y_new) after an attempt
 
   FLUXION_HOST_DEVICE T* f_at_start() { return k[0]; }
   FLUXION_HOST_DEVICE T* scratch() { return k[1]; }
@@ -29,47 +113,50 @@ struct explicit_rk_step {
   FLUXION_HOST_DEVICE void begin(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
     m.rhs(t, y, 1, p, ps, k[0], 1);
     ++st.rhs_evaluations;
+    // The extra stages are written (prepare_dense) before dense() reads them,
+    // which the compiler cannot see: defined from the start.
+    for (int j = S; j < D; ++j)
+      for (int i = 0; i < n; ++i) k[j][i] = T(0);
   }
 
+  // sum_J R[J] k[J][i] over the columns J of row R whose coefficient is not zero.
+  template <int R, int... J>
+  FLUXION_HOST_DEVICE T combination(int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(detail::rk_coefficient<Method, R, J>) * k[J][i]));
+  }
+  template <int R, int End>
+  using nonzero = typename detail::rk_nonzero_columns<Method, R, End>::type;
+
   // Stage I's input: out = y + h sum_{J < I} a[I][J] k[J].
-  template <int I, int... J>
-  FLUXION_HOST_DEVICE void stage_input(T h, const T* y, T* out, std::integer_sequence<int, J...>) const {
-    for (int i = 0; i < n; ++i) out[i] = y[i] + h * (T(0) + ... + (T(Method::a[I][J]) * k[J][i]));
-  }
-  // The coefficients are read as constants (Method::b[J] with J a template
-  // argument): device code may not take the address of a host constant.
-  template <int... J>
-  FLUXION_HOST_DEVICE T solution_increment(int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(Method::b[J]) * k[J][i]));
-  }
-  template <int... J>
-  FLUXION_HOST_DEVICE T error_increment(int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(Method::e[J]) * k[J][i]));
+  template <int I>
+  FLUXION_HOST_DEVICE void stage_input(T h, const T* y, T* out) const {
+    for (int i = 0; i < n; ++i) out[i] = y[i] + h * combination<I>(i, nonzero<I, I>{});
   }
   template <int... J>
   FLUXION_HOST_DEVICE T weighted_at(const T* w, int i, std::integer_sequence<int, J...>) const {
     return (T(0) + ... + (w[J] * k[J][i]));
   }
 
-  // Stages 1 .. S-1 at (t, y) with step h; the last one's input is y_new.
-  template <int Stage = 1>
-  FLUXION_HOST_DEVICE void stages(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ynew) {
-    if constexpr (Stage < S) {
-      stage_input<Stage>(h, y, ynew, std::make_integer_sequence<int, Stage>{});
-      m.rhs(t + T(Method::c[Stage]) * h, ynew, 1, p, ps, k[Stage], 1);
-      stages<Stage + 1>(m, p, ps, t, h, y, ynew);
+  // Stages Stage .. To-1 at (t, y) with step h, each one's input built in `in`.
+  template <int Stage, int To>
+  FLUXION_HOST_DEVICE void stages(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* in) {
+    if constexpr (Stage < To) {
+      stage_input<Stage>(h, y, in);
+      m.rhs(t + T(Method::c[Stage]) * h, in, 1, p, ps, k[Stage], 1);
+      stages<Stage + 1, To>(m, p, ps, t, h, y, in);
     }
   }
 
   FLUXION_HOST_DEVICE T attempt(const M& m, const ode_options<T>& o, T t, T h, const T* y, T* ynew, const T* p,
                                 std::ptrdiff_t ps, solve_statistics& st) {
-    stages(m, p, ps, t, h, y, ynew);
+    if constexpr (reuse_new_point) this->ready = false;
+    stages<1, S>(m, p, ps, t, h, y, ynew);  // first same as last: the last stage's input is y_new
     st.rhs_evaluations += S - 1;
     T err2 = 0;
     bool finite_state = true;
     for (int i = 0; i < n; ++i) {
-      ynew[i] = y[i] + h * solution_increment(i, std::make_integer_sequence<int, S>{});
-      const T e = h * error_increment(i, std::make_integer_sequence<int, S>{});
+      ynew[i] = y[i] + h * combination<detail::rk_solution_row>(i, nonzero<detail::rk_solution_row, S>{});
+      const T e = h * combination<detail::rk_error_row>(i, nonzero<detail::rk_error_row, S>{});
       const T r = e / detail::tolerance(o, i, y[i], ynew[i]);
       err2 += r * r;
       finite_state = finite_state && detail::finite(ynew[i]);
@@ -78,14 +165,45 @@ struct explicit_rk_step {
     return finite_state ? err : detail::quiet_nan<T>();
   }
 
-  FLUXION_HOST_DEVICE void accept(const M&, T, const T*, const T*, std::ptrdiff_t, solve_statistics&) {
-    for (int i = 0; i < n; ++i) k[0][i] = k[S - 1][i];  // first same as last
+  // An accepted step with a save time inside it, before dense(): the
+  // continuous extension's extra stages (a pair without any has no
+  // prepare_dense, and the driver calls none).
+  FLUXION_HOST_DEVICE void prepare_dense(const M& m, T t, T h, const T* y, const T* ynew, const T* p,
+                                         std::ptrdiff_t ps, solve_statistics& st)
+    requires(D > S)
+  {
+    T in[n];
+    if constexpr (reuse_new_point) {  // f at the new point, the next step's first stage
+      this->time = t + h;
+      this->ready = true;
+      m.rhs(this->time, ynew, 1, p, ps, k[S], 1);
+      stages<S + 1, D>(m, p, ps, t, h, y, in);
+    } else {
+      stages<S, D>(m, p, ps, t, h, y, in);
+    }
+    st.rhs_evaluations += D - S;
+  }
+
+  // f at the accepted point (t, y) for the next step.
+  FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    if constexpr (fsal) {
+      for (int i = 0; i < n; ++i) k[0][i] = k[S - 1][i];  // first same as last
+    } else {
+      if constexpr (reuse_new_point) {
+        if (this->ready && this->time == t) {
+          for (int i = 0; i < n; ++i) k[0][i] = k[S][i];
+          return;
+        }
+      }
+      m.rhs(t, y, 1, p, ps, k[0], 1);
+      ++st.rhs_evaluations;
+    }
   }
 
   FLUXION_HOST_DEVICE T dense(T theta, T h, const T* y, const T*, int i) const {
-    T w[S];
+    T w[D];
     Method::dense_weights(theta, w);
-    return y[i] + h * weighted_at(w, i, std::make_integer_sequence<int, S>{});
+    return y[i] + h * weighted_at(w, i, std::make_integer_sequence<int, D>{});
   }
 };
 

@@ -35,6 +35,7 @@
 #include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
 #include <fluxion/solve/tsit5.hpp>
+#include <fluxion/solve/vern7.hpp>
 
 namespace fluxion {
 

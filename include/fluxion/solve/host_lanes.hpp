@@ -33,7 +33,7 @@ template <class Method>
 concept lane_integrable = Method::first_same_as_last && requires(double th, double* w) {
   Method::dense_weights(th, w);
   Method::a[0][0];
-};
+} && (!requires { Method::dense_stages; } || Method::dense_stages == Method::stages);
 
 namespace detail {
 
