@@ -21,3 +21,10 @@
 #include <fluxion/compile/structure_map.hpp>
 #include <fluxion/exec/host.hpp>
 #include <fluxion/solve/host.hpp>
+#include <fluxion/infer/censoring.hpp>
+#include <fluxion/infer/data_check.hpp>
+#include <fluxion/infer/densities.hpp>
+#include <fluxion/infer/philox.hpp>
+#include <fluxion/infer/priors.hpp>
+#include <fluxion/infer/samplers.hpp>
+#include <fluxion/infer/transforms.hpp>

@@ -117,15 +117,6 @@ FLUXION_HOST_DEVICE bool is_inf(R x) {
   return x == infinity<R>() || x == -infinity<R>();
 }
 
-// x log y and x log(1 + y), zero when x is zero (whatever y), as scipy's
-// xlogy and xlog1py: the probability-zero term of a pmf at the boundary.
-template <class X, class T>
-FLUXION_HOST_DEVICE T xlogy(X x, T y) {
-  return x == X(0) ? T(0) : T(x) * special::log(y);
-}
-template <class X, class T>
-FLUXION_HOST_DEVICE T xlog1py(X x, T y) {
-  return x == X(0) ? T(0) : T(x) * special::log1p(y);
-}
-
 }  // namespace fluxion::detail::special
+
+#undef FLUXION_SF_NS
