@@ -66,13 +66,25 @@ if [ "$sanitize" = 1 ]; then
   start=$(date +%s)
   setup "$san" -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args=-fno-sanitize-recover=all \
     -Doptimization=0 -Ddebug=false -Dcuda=disabled -Dexamples=false -Dbench=false
-  # Only the executables of those suites (not the header checks).
-  mapfile -t san_targets < <(meson introspect --tests "$san" | python3 -c '
-import json, os, sys
+  # Only the executables of those suites (not the header checks): every
+  # target output that a test runs or names on its command line (a test
+  # may run python3 on executables it names).
+  mapfile -t san_targets < <(python3 -c '
+import json, os, subprocess, sys
+build = os.path.realpath(sys.argv[1])
 suites = set(sys.argv[2:])
-for t in json.load(sys.stdin):
+def introspect(what):
+    return json.loads(subprocess.check_output(["meson", "introspect", what, build]))
+outputs = {os.path.realpath(os.path.join(build, f))
+           for t in introspect("--targets") for f in t["filename"]}
+wanted = set()
+for t in introspect("--tests"):
     if any(s.split(":")[-1] in suites for s in t["suite"]):
-        print(os.path.relpath(t["cmd"][0], sys.argv[1]))
+        for arg in t["cmd"]:
+            path = os.path.realpath(os.path.join(build, arg))
+            if path in outputs:
+                wanted.add(os.path.relpath(path, build))
+print("\n".join(sorted(wanted)))
 ' "$san" "${san_suites[@]}")
   ninja -C "$san" "${san_targets[@]}"
   suite_args=()
