@@ -21,6 +21,7 @@
 #include <fluxion/compile/structure_map.hpp>
 #include <fluxion/exec/host.hpp>
 #include <fluxion/solve/host.hpp>
+#include <fluxion/solve/sensitivity.hpp>
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/densities.hpp>

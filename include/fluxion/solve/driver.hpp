@@ -106,6 +106,43 @@ FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y
   return math::sqrt(s / T(N));
 }
 
+// Where a trajectory's saved states go. A sink has
+//   save(s, t, n, values)   values(i) for i < n: the state at save time s (time t)
+// and the driver calls it once per save time, in order (NaN values for save
+// times the integration did not reach). saved_state_writer stores them in
+// trajectory_io's buffer; the infer layer folds them into a log-density
+// instead (fluxion/infer/log_density.hpp).
+template <class T>
+struct saved_state_writer {
+  const trajectory_io<T>& io;
+  template <class Values>
+  FLUXION_HOST_DEVICE void save(std::size_t s, T, int n, const Values& values) const {
+    T* out = io.saved + std::ptrdiff_t(s) * io.saved_time_stride;
+    for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = values(i);
+  }
+};
+
+// The values a sink is given: a state vector, one value everywhere, or the
+// step's dense output at t + theta h.
+template <class T>
+struct vector_values {
+  const T* v;
+  FLUXION_HOST_DEVICE T operator()(int i) const { return v[i]; }
+};
+template <class T>
+struct constant_values {
+  T v;
+  FLUXION_HOST_DEVICE T operator()(int) const { return v; }
+};
+template <class Step, class T>
+struct dense_values {
+  const Step& step;
+  T theta, h;
+  const T* y;
+  const T* ynew;
+  FLUXION_HOST_DEVICE T operator()(int i) const { return step.dense(theta, h, y, ynew, i); }
+};
+
 }  // namespace detail
 
 template <class Step, class M>
@@ -139,22 +176,25 @@ struct adaptive_driver {
 
   FLUXION_HOST_DEVICE static solve_status run(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
                                               solve_statistics& st) {
+    const detail::saved_state_writer<T> sink{io};
+    return run(m, o, io, st, sink);
+  }
+  // The same with the saved states given to Sink (see detail::saved_state_writer).
+  template <class Sink>
+  FLUXION_HOST_DEVICE static solve_status run(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
+                                              solve_statistics& st, Sink& sink) {
     if constexpr (np > 0 && np <= max_cached_params) {
       T cached[np];
       for (int j = 0; j < np; ++j) cached[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
-      return integrate(m, o, io, cached, 1, st);
+      return integrate(m, o, io, cached, 1, st, sink);
     } else {
-      return integrate(m, o, io, io.p, io.p_stride, st);
+      return integrate(m, o, io, io.p, io.p_stride, st, sink);
     }
   }
 
-  FLUXION_HOST_DEVICE static void write(const trajectory_io<T>& io, std::size_t save, const T* v) {
-    T* out = io.saved + std::ptrdiff_t(save) * io.saved_time_stride;
-    for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = v[i];
-  }
-
+  template <class Sink>
   FLUXION_HOST_DEVICE static solve_status integrate(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
-                                                    const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+                                                    const T* p, std::ptrdiff_t ps, solve_statistics& st, Sink& sink) {
     T y[n], ynew[n];
     Step step;
     for (int i = 0; i < n; ++i) y[i] = io.x0[std::ptrdiff_t(i) * io.x0_stride];
@@ -162,7 +202,8 @@ struct adaptive_driver {
     T t = o.t0;
     const T span = o.t1 - o.t0;
     std::size_t next_save = 0;
-    for (; next_save < o.n_save && o.save_times[next_save] <= t; ++next_save) write(io, next_save, y);
+    for (; next_save < o.n_save && o.save_times[next_save] <= t; ++next_save)
+      sink.save(next_save, o.save_times[next_save], n, detail::vector_values<T>{y});
 
     step.begin(m, t, y, p, ps, st);
     T h = o.initial_step > T(0) ? (o.initial_step < span ? o.initial_step : span)
@@ -210,13 +251,13 @@ struct adaptive_driver {
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (next_save < o.n_save && o.save_times[next_save] < t_new) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
         for (; next_save < o.n_save && o.save_times[next_save] <= t_new; ++next_save) {
-          if (o.save_times[next_save] == t_new) {  // the step's end: the solution itself
-            write(io, next_save, ynew);
+          const T ts = o.save_times[next_save];
+          if (ts == t_new) {  // the step's end: the solution itself
+            sink.save(next_save, ts, n, detail::vector_values<T>{ynew});
             continue;
           }
-          const T theta = (o.save_times[next_save] - t) / h;
-          T* out = io.saved + std::ptrdiff_t(next_save) * io.saved_time_stride;
-          for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = step.dense(theta, h, y, ynew, i);
+          const T theta = (ts - t) / h;
+          sink.save(next_save, ts, n, detail::dense_values<Step, T>{step, theta, h, y, ynew});
         }
         for (int i = 0; i < n; ++i) y[i] = ynew[i];
         t = t_new;
@@ -238,9 +279,8 @@ struct adaptive_driver {
     }
 
     // Save times the integration did not reach read NaN.
-    const T nan = detail::quiet_nan<T>();
-    for (int i = 0; i < n; ++i) ynew[i] = nan;
-    for (; next_save < o.n_save; ++next_save) write(io, next_save, ynew);
+    for (; next_save < o.n_save; ++next_save)
+      sink.save(next_save, o.save_times[next_save], n, detail::constant_values<T>{detail::quiet_nan<T>()});
     for (int i = 0; i < n; ++i) io.final_state[std::ptrdiff_t(i) * io.final_stride] = y[i];
     return status;
   }

@@ -97,7 +97,7 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_prob
   // thread pays for itself with far fewer trajectories than an evaluation.
   const std::size_t values_per_trajectory = (n + M::n_params) * 4096;
 #if !defined(__CUDACC__)
-  if constexpr (lane_integrable<Method> && std::is_floating_point_v<T>) {
+  if constexpr (lane_integrable<Method> && lane_evaluable<M>) {
     using L = lanes<T>;
     if (exec.simd_lanes && count >= 2 * L::width) {
       detail::for_ranges(count, exec, L::width, values_per_trajectory, [&](std::size_t begin, std::size_t end) {

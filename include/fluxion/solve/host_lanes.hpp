@@ -35,6 +35,16 @@ concept lane_integrable = Method::first_same_as_last && requires(double th, doub
   Method::a[0][0];
 } && (!requires { Method::dense_stages; } || Method::dense_stages == Method::stages);
 
+// Whether model M evaluates its right-hand side in SIMD lanes with a time
+// per lane (compiled models do; an augmented system such as
+// sensitivity_system does not, and its trajectories run one at a time).
+template <class M>
+concept lane_evaluable = std::is_floating_point_v<typename M::scalar> &&
+                         requires(const M& m, const typename M::scalar* x, typename M::scalar* out) {
+                           m.template rhs_lanes<lanes<typename M::scalar>>(lanes<typename M::scalar>{}, x, 1, x, 1,
+                                                                            out, 1);
+                         };
+
 namespace detail {
 
 template <class Method, class M, class L>
@@ -119,7 +129,7 @@ class lane_ensemble {
       for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
       for (int j = 0; j < int(M::n_params); ++j) p[j] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
       for (; ln.next_save < o_.n_save && o_.save_times[ln.next_save] <= o_.t0; ++ln.next_save)
-        scalar_driver::write(t_io, ln.next_save, y);
+        saved_state_writer<T>{t_io}.save(ln.next_save, o_.save_times[ln.next_save], n, vector_values<T>{y});
       m_.rhs(o_.t0, y, 1, p, 1, f0, 1);
       ++ln.stats.rhs_evaluations;
       const T span = o_.t1 - o_.t0;
@@ -295,10 +305,8 @@ class lane_ensemble {
     if (stopped_[w]) s = stopped_status_[w], stopped_[w] = false;
     lane& ln = lanes_[w];
     const trajectory_io<T> t_io = io(ln.trajectory);
-    T v[n];
-    const T nan = quiet_nan<T>();
-    for (int i = 0; i < n; ++i) v[i] = nan;
-    for (; ln.next_save < o_.n_save; ++ln.next_save) scalar_driver::write(t_io, ln.next_save, v);
+    for (; ln.next_save < o_.n_save; ++ln.next_save)
+      saved_state_writer<T>{t_io}.save(ln.next_save, o_.save_times[ln.next_save], n, constant_values<T>{quiet_nan<T>()});
     for (int i = 0; i < n; ++i) t_io.final_state[std::ptrdiff_t(i) * t_io.final_stride] = y_[i][w];
     done(ln.trajectory, s, ln.stats);
     ln.busy = false;
