@@ -25,6 +25,7 @@
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/densities.hpp>
+#include <fluxion/infer/log_density.hpp>
 #include <fluxion/infer/philox.hpp>
 #include <fluxion/infer/priors.hpp>
 #include <fluxion/infer/samplers.hpp>

@@ -1,0 +1,476 @@
+#pragma once
+// The log-density of a trajectory given data, and its gradient.
+//
+// A likelihood ties observables of the model at the problem's save times to
+// data series, each through an observation density; priors put densities on
+// parameters. For every trajectory (an initial state x0 and parameters p)
+//
+//   log p = sum_series sum_{observed save times} log L(data | observable, family parameters)
+//         + sum_priors log prior(p_j)
+//
+// and its gradient with respect to p and x0, from forward sensitivities
+// integrated with the states (fluxion/solve/sensitivity.hpp): at a save time,
+// d observable / d theta = obs_jac_x S + obs_jac_p (the model's exact
+// observable Jacobians, over their compile-time non-zeros), chained with the
+// density's closed-form partials (fluxion/infer/densities.hpp, censoring.hpp).
+// The integration's error control covers the sensitivities, so the gradient
+// is as accurate as the tolerances make the trajectory.
+//
+//   constexpr fx::series<fx::neg_binomial_2> cases{.name = "cases", .observable = 0, .parameters = {3}};
+//   const fx::likelihood lik(cases);                              // one or more series
+//   const fx::priors pri(fx::prior_on{0, fx::lognormal_prior{-1.0, 0.5}}, ...);   // or fx::priors<>{}
+//   std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
+//   auto r = fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0), fx::soa(p));
+//   r.value[b], r.gradient(j, b)      // columns j: the parameters, then the initial states
+//
+// Series: `observable` is the flat index of an observable of the model, the
+// density's location: normal's mean, log-normal's median (mu = log of it),
+// Poisson's and the negative binomial's mean, the binomial's and the
+// beta-binomial's probability. The family's other parameters (normal sd,
+// log-normal sigma, dispersion, concentration) are model parameters, at the
+// flat indices in `parameters`. Binomial families take the number of trials
+// per save time from the data. Data: one observation per save time (exact
+// or censored, fluxion/infer/censoring.hpp), an optional mask (0: missing,
+// the value is not read), trials where the family needs them; checked on the
+// host before any work (fluxion::data_error names the series and the time
+// index; fluxion::layout_error for buffers; fluxion::problem_error for the
+// problem).
+//
+// A trajectory whose integration does not succeed (status other than
+// success) has log-density -inf and gradient 0: a sampler rejects it, an
+// optimizer steps back. Its status says why.
+//
+// Priors are on parameters; the gradient with respect to x0 lets a caller
+// whose initial state is a function of parameters chain it (dx0/dp^T grad).
+// Unconstrained parameters: fluxion/infer/transforms.hpp gives each prior's
+// transform and its log-Jacobian to chain with these gradients.
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/infer/censoring.hpp>
+#include <fluxion/infer/data_check.hpp>
+#include <fluxion/infer/data_error.hpp>
+#include <fluxion/infer/densities.hpp>
+#include <fluxion/infer/partials.hpp>
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
+#include <fluxion/layout/error.hpp>
+#include <fluxion/exec/host.hpp>
+#include <fluxion/solve/driver.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/sensitivity.hpp>
+#include <fluxion/solve/status.hpp>
+
+namespace fluxion {
+
+namespace detail {
+template <class Family>
+inline constexpr bool takes_trials = std::is_same_v<Family, binomial> || std::is_same_v<Family, beta_binomial>;
+template <class Family>
+inline constexpr bool location_is_log = std::is_same_v<Family, lognormal>;
+}  // namespace detail
+
+// One data series: observable `observable` at every save time under Family,
+// whose other parameters are the model parameters at `parameters`.
+template <class Family>
+struct series {
+  using family = Family;
+  static constexpr int extra_parameters = Family::parameter_count - 1;
+  const char* name = "series";
+  int observable = 0;
+  int parameters[extra_parameters > 0 ? extra_parameters : 1] = {};
+};
+
+// A prior on model parameter `parameter` (a prior of fluxion/infer/priors.hpp).
+template <class Prior>
+struct prior_on {
+  int parameter = 0;
+  Prior prior;
+};
+template <class Prior>
+prior_on(int, Prior) -> prior_on<Prior>;
+
+namespace detail {
+
+// A fixed list of values of different types, usable in device code (no
+// std::tuple there): each() calls f(value, index) in order.
+template <std::size_t I, class V>
+struct pack_leaf {
+  V value;
+};
+template <class Seq, class... V>
+struct pack_base;
+template <std::size_t... I, class... V>
+struct pack_base<std::index_sequence<I...>, V...> : pack_leaf<I, V>... {
+  constexpr pack_base() = default;
+  constexpr explicit pack_base(const V&... v)
+    requires(sizeof...(V) > 0)
+      : pack_leaf<I, V>{v}... {}
+  template <class F>
+  FLUXION_HOST_DEVICE void each(F& f) const {
+    (f(static_cast<const pack_leaf<I, V>&>(*this).value, I), ...);
+  }
+};
+
+}  // namespace detail
+
+// The series of a likelihood, in the order of their data.
+template <class... Series>
+struct likelihood : detail::pack_base<std::index_sequence_for<Series...>, Series...> {
+  static constexpr std::size_t size = sizeof...(Series);
+  constexpr explicit likelihood(const Series&... s)
+      : detail::pack_base<std::index_sequence_for<Series...>, Series...>(s...) {}
+};
+
+// The priors of a log-density (fx::priors<>{} for none).
+template <class... Priors>
+struct priors : detail::pack_base<std::index_sequence_for<Priors...>, Priors...> {
+  static constexpr std::size_t size = sizeof...(Priors);
+  constexpr priors() = default;
+  constexpr explicit priors(const Priors&... p)
+    requires(sizeof...(Priors) > 0)
+      : detail::pack_base<std::index_sequence_for<Priors...>, Priors...>(p...) {}
+};
+
+// The data of one series, host memory (one value per save time).
+template <class T>
+struct series_data {
+  std::span<const observation<T>> values;
+  std::span<const unsigned char> mask = {};  // empty: every value observed
+  std::span<const T> trials = {};            // binomial families only
+};
+
+namespace detail {
+
+// The data of one series as the integration reads them (host or device pointers).
+template <class T>
+struct series_view {
+  const observation<T>* values;
+  const unsigned char* mask;  // null: every value observed
+  const T* trials;            // null unless the family takes trials
+};
+
+// log L of one observation and its partials in (location, the family's other
+// parameters), the location given as the observable's value.
+template <class Family, class T, int... E>
+FLUXION_HOST_DEVICE partials<T, Family::parameter_count> observation_term(const observation<T>& obs, T trials, T mu,
+                                                                         const T* extra,
+                                                                         std::integer_sequence<int, E...>) {
+  namespace sp = special;
+  const T loc = location_is_log<Family> ? sp::log(mu) : mu;
+  partials<T, Family::parameter_count> r;
+  if constexpr (takes_trials<Family>) r = log_likelihood_partials<Family>(obs, trials, loc, extra[E]...);
+  else r = log_likelihood_partials<Family>(obs, loc, extra[E]...);
+  if constexpr (location_is_log<Family>) r.grad[0] = r.grad[0] / mu;
+  return r;
+}
+template <class Family, class T, int... E>
+FLUXION_HOST_DEVICE T observation_value(const observation<T>& obs, T trials, T mu, const T* extra,
+                                        std::integer_sequence<int, E...>) {
+  namespace sp = special;
+  const T loc = location_is_log<Family> ? sp::log(mu) : mu;
+  if constexpr (takes_trials<Family>) return log_likelihood<Family>(obs, trials, loc, extra[E]...);
+  else return log_likelihood<Family>(obs, loc, extra[E]...);
+}
+
+// Folds the states given at each save time into log L (and its gradient,
+// when Gradient: the values then hold the sensitivity system's state).
+template <class M, class Lik, bool Gradient>
+struct log_density_sink {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr int np = int(M::n_params);
+  static constexpr int nobs = int(M::n_observables);
+  static constexpr int columns = np + n;
+  using ox = jacobian_entries<M, M::jacobian::obs_x>;
+  using op = jacobian_entries<M, M::jacobian::obs_p>;
+
+  const M& model;
+  const Lik& lik;
+  const series_view<T>* data;
+  const T* p;
+  std::ptrdiff_t ps;
+  T value = T(0);
+  T grad[Gradient ? columns : 1] = {};
+  // At the current save time:
+  std::size_t save_index = 0;
+  T mu[nobs > 0 ? nobs : 1];
+  T dmu[Gradient ? (nobs > 0 ? nobs : 1) * columns : 1];
+
+  template <int... R, int... C>
+  FLUXION_HOST_DEVICE void add_ox(const T* v, const T* sens, std::integer_sequence<int, R...>,
+                                  std::integer_sequence<int, C...>) {
+    int e = 0;
+    ((add_row(R, v[e], sens + C), ++e), ...);
+  }
+  // dmu[r][j] += v S[c][j] for every column j (sens points at S[c][0], columns n apart).
+  FLUXION_HOST_DEVICE void add_row(int r, T v, const T* sens) {
+    for (int j = 0; j < columns; ++j) dmu[r * columns + j] += v * sens[j * n];
+  }
+  template <int... R, int... C>
+  FLUXION_HOST_DEVICE void add_op(const T* v, std::integer_sequence<int, R...>, std::integer_sequence<int, C...>) {
+    int e = 0;
+    ((dmu[R * columns + C] += v[e], ++e), ...);
+  }
+
+  template <class Values>
+  FLUXION_HOST_DEVICE void save(std::size_t s, T t, int, const Values& values) {
+    if constexpr (nobs > 0) {
+      save_index = s;
+      T y[n];
+      for (int i = 0; i < n; ++i) y[i] = values(i);
+      model.observe(t, y, 1, p, ps, mu, 1);
+      if constexpr (Gradient) {
+        T sens[n * columns];
+        for (int k = 0; k < n * columns; ++k) sens[k] = values(n + k);
+        for (int k = 0; k < nobs * columns; ++k) dmu[k] = T(0);
+        if constexpr (ox::nnz > 0) {
+          T v[ox::nnz];
+          model.template jacobian_values<M::jacobian::obs_x>(t, y, 1, p, ps, v, 1);
+          add_ox(v, sens, typename ox::rows{}, typename ox::columns{});
+        }
+        if constexpr (op::nnz > 0) {
+          T v[op::nnz];
+          model.template jacobian_values<M::jacobian::obs_p>(t, y, 1, p, ps, v, 1);
+          add_op(v, typename op::rows{}, typename op::columns{});
+        }
+      }
+      lik.each(*this);
+    }
+  }
+
+  // One series at the current save time.
+  template <class Family>
+  FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
+    const series_view<T>& d = data[k];
+    const std::size_t s = save_index;
+    if (d.mask && d.mask[s] == 0) return;
+    constexpr int E = series<Family>::extra_parameters;
+    T extra[E > 0 ? E : 1];
+    for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
+    const T trials = d.trials ? d.trials[s] : T(0);
+    const T m = mu[sr.observable];
+    using extras = std::make_integer_sequence<int, E>;
+    if constexpr (Gradient) {
+      const auto r = observation_term<Family>(d.values[s], trials, m, extra, extras{});
+      value += r.value;
+      for (int j = 0; j < columns; ++j) grad[j] += r.grad[0] * dmu[sr.observable * columns + j];
+      for (int e = 0; e < E; ++e) grad[sr.parameters[e]] += r.grad[1 + e];
+    } else {
+      value += observation_value<Family>(d.values[s], trials, m, extra, extras{});
+    }
+  }
+};
+
+// Adds the priors' log densities (and their derivatives) at parameters p.
+template <class T, bool Gradient>
+struct prior_sum {
+  const T* p;
+  std::ptrdiff_t ps;
+  T* value;
+  T* grad;
+  template <class Prior>
+  FLUXION_HOST_DEVICE void operator()(const prior_on<Prior>& pr, std::size_t) const {
+    const T x = p[std::ptrdiff_t(pr.parameter) * ps];
+    if constexpr (Gradient) {
+      const auto r = pr.prior.log_density_partials(x);
+      *value += r.value;
+      grad[pr.parameter] += r.grad[0];
+    } else {
+      *value += pr.prior.log_density(x);
+    }
+  }
+};
+
+// One trajectory's log-density (and gradient: columns values grad_stride
+// apart, the parameters then the initial states). Host and device.
+template <class Method, bool Gradient, class M, class Lik, class Pri>
+FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_options<typename M::scalar>& o,
+                                                        const Lik& lik, const series_view<typename M::scalar>* data,
+                                                        const Pri& pri, const typename M::scalar* x0,
+                                                        std::ptrdiff_t xs, const typename M::scalar* p,
+                                                        std::ptrdiff_t ps, typename M::scalar* value_out,
+                                                        typename M::scalar* grad_out, std::ptrdiff_t grad_stride,
+                                                        solve_statistics& st) {
+  using T = typename M::scalar;
+  using System = std::conditional_t<Gradient, sensitivity_system<M>, M>;
+  constexpr int columns = int(M::n_params + M::n_states);
+  log_density_sink<M, Lik, Gradient> sink{m, lik, data, p, ps};
+  T z0[System::n_states], last[System::n_states];
+  if constexpr (Gradient) System::initial_state(x0, xs, z0);
+  else
+    for (std::size_t i = 0; i < M::n_states; ++i) z0[i] = x0[std::ptrdiff_t(i) * xs];
+  const System system{m};
+  const trajectory_io<T> io{z0, 1, p, ps, nullptr, 0, 0, last, 1};
+  const solve_status status = stepper_of<Method, System>::type::run(system, o, io, st, sink);
+  prior_sum<T, Gradient> add{p, ps, &sink.value, sink.grad};
+  pri.each(add);
+  const bool ok = status == solve_status::success;
+  *value_out = ok ? sink.value : -std::numeric_limits<T>::infinity();
+  if constexpr (Gradient)
+    for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? sink.grad[j] : T(0);
+  return status;
+}
+
+// --- host-side checks ---------------------------------------------------------------
+
+template <class M>
+struct series_checker {
+  std::span<const series_data<typename M::scalar>> data;
+  std::size_t n_save;
+  template <class Family>
+  void operator()(const series<Family>& sr, std::size_t k) const {
+    const series_data<typename M::scalar>& d = data[k];
+    const std::string name = sr.name ? sr.name : "series";
+    if ((sr.observable) < 0 || std::size_t(sr.observable) >= M::n_observables)
+      throw data_error(name, data_error::no_index,
+                       "observable index " + std::to_string(sr.observable) + " is not among the model's " +
+                           std::to_string(M::n_observables) + " observables");
+    for (int e = 0; e < series<Family>::extra_parameters; ++e)
+      if (sr.parameters[e] < 0 || std::size_t(sr.parameters[e]) >= M::n_params)
+        throw data_error(name, data_error::no_index,
+                         "parameter index " + std::to_string(sr.parameters[e]) + " (the " + Family::name +
+                             " density's parameter " + std::to_string(e + 1) + ") is not among the model's " +
+                             std::to_string(M::n_params) + " parameters");
+    if (d.values.size() != n_save)
+      throw data_error(name, data_error::no_index,
+                       "the series has " + std::to_string(d.values.size()) + " values but the problem has " +
+                           std::to_string(n_save) + " save times (one value per save time)");
+    check_mask_length(name, d.values.size(), d.mask);
+    if constexpr (takes_trials<Family>) {
+      if (d.trials.size() != n_save)
+        throw data_error(name, data_error::no_index,
+                         "the " + std::string(Family::name) + " density needs one number of trials per save time (" +
+                             std::to_string(n_save) + "), got " + std::to_string(d.trials.size()));
+    } else if (!d.trials.empty()) {
+      throw data_error(name, data_error::no_index,
+                       "trials were given, but the " + std::string(Family::name) + " density takes none");
+    }
+    for (std::size_t s = 0; s < n_save; ++s) {
+      if (!d.mask.empty() && d.mask[s] == 0) continue;
+      const observation<typename M::scalar>& ob = d.values[s];
+      std::string problem;
+      if constexpr (takes_trials<Family>) {
+        problem = observation_problem(d.trials[s], data_kind::count);
+        if (!problem.empty()) throw data_error(name, s, "trials: " + problem);
+      }
+      if (ob.kind == censoring::none) {
+        problem = observation_problem(ob.value, Family::data);
+        if (problem.empty() && takes_trials<Family> && d.trials[s] < ob.value)
+          problem = "the count " + show_value(ob.value) + " exceeds the number of trials " + show_value(d.trials[s]);
+      } else {
+        if (ob.value != ob.value || (ob.kind == censoring::interval && ob.upper != ob.upper))
+          problem = "a censoring bound is NaN but the value is marked observed";
+        else if (ob.kind == censoring::interval && !(ob.value < ob.upper))
+          problem = "an interval (a, b] needs a < b, got (" + show_value(ob.value) + ", " + show_value(ob.upper) + "]";
+      }
+      if (!problem.empty()) throw data_error(name, s, problem);
+    }
+  }
+};
+
+template <class M>
+struct prior_checker {
+  template <class Prior>
+  void operator()(const prior_on<Prior>& pr, std::size_t k) const {
+    if (pr.parameter < 0 || std::size_t(pr.parameter) >= M::n_params)
+      throw problem_error("fluxion: prior " + std::to_string(k) + " is on parameter " + std::to_string(pr.parameter) +
+                          ", which is not among the model's " + std::to_string(M::n_params) + " parameters");
+  }
+};
+
+// Everything a log-density needs, checked before any work: the problem, the
+// series and their data, the priors, the buffers.
+template <class M, class Lik, class Pri>
+ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::scalar>& pr, const Lik& lik,
+                                                  std::span<const series_data<typename M::scalar>> data,
+                                                  const Pri& pri, bool gradient, std::vector<typename M::scalar>& atol) {
+  using T = typename M::scalar;
+  const ode_problem<T> out = gradient ? sensitivity_problem<M>(pr, atol) : pr;
+  check_problem(pr, M::n_states);
+  if (data.size() != Lik::size)
+    throw data_error("likelihood", data_error::no_index,
+                     "the likelihood has " + std::to_string(Lik::size) + " series but " +
+                         std::to_string(data.size()) + " data series were given");
+  series_checker<M> check_one{data, pr.save_times.size()};
+  lik.each(check_one);
+  prior_checker<M> check_prior;
+  pri.each(check_prior);
+  return out;
+}
+
+}  // namespace detail
+
+// Log-densities of a host ensemble: value[b] and the gradient's columns
+// (the parameters, then the initial states) as [column][trajectory].
+template <class T>
+struct log_density_result {
+  std::size_t trajectories = 0;
+  std::size_t columns = 0;
+  std::vector<T> value;
+  std::vector<T> gradients;  // [column][trajectory]; empty when not asked for
+  std::vector<solve_status> status;
+  std::vector<solve_statistics> stats;
+  T gradient(std::size_t j, std::size_t b) const { return gradients[j * trajectories + b]; }
+};
+
+namespace host {
+
+// The log-density of every trajectory, and with `gradient` its gradient
+// (explicit methods; one trajectory at a time per thread).
+template <class M, class Method, class Lik, class Pri>
+log_density_result<typename M::scalar> log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr,
+                                                   const Lik& lik,
+                                                   std::span<const series_data<typename M::scalar>> data,
+                                                   const Pri& pri, std::size_t count,
+                                                   batch<const typename M::scalar> x0,
+                                                   batch<const typename M::scalar> p, bool gradient = true,
+                                                   threads exec = threads{}) {
+  using T = typename M::scalar;
+  constexpr std::size_t columns = M::n_params + M::n_states;
+  std::vector<T> atol;
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+  std::vector<fluxion::detail::series_view<T>> views(data.size() > 0 ? data.size() : 1);
+  for (std::size_t k = 0; k < data.size(); ++k)
+    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
+                data[k].trials.empty() ? nullptr : data[k].trials.data()};
+
+  log_density_result<T> r;
+  r.trajectories = count;
+  r.columns = columns;
+  r.value.assign(count, T(0));
+  if (gradient) r.gradients.assign(columns * count, T(0));
+  r.status.assign(count, solve_status::success);
+  r.stats.assign(count, solve_statistics{});
+  const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
+  fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      const T* xb = cx.data + std::ptrdiff_t(b) * cx.instance_stride;
+      const T* pb = cp.data + std::ptrdiff_t(b) * cp.instance_stride;
+      if (gradient)
+        r.status[b] = fluxion::detail::trajectory_log_density<Method, true>(m, o, lik, views.data(), pri, xb, cx.element_stride,
+                                                                  pb, cp.element_stride, &r.value[b],
+                                                                  r.gradients.data() + b, std::ptrdiff_t(count),
+                                                                  r.stats[b]);
+      else
+        r.status[b] = fluxion::detail::trajectory_log_density<Method, false>(m, o, lik, views.data(), pri, xb,
+                                                                   cx.element_stride, pb, cp.element_stride,
+                                                                   &r.value[b], nullptr, 0, r.stats[b]);
+    }
+  });
+  return r;
+}
+
+}  // namespace host
+
+}  // namespace fluxion
