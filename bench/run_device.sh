@@ -12,6 +12,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 peers=${2:-}
 [ -n "$peers" ] || { [ -d "$here/../shared/peers" ] && peers="$here/../shared/peers"; }
 [ -n "$peers" ] || peers="$here/.peers"
+# ONLY=infer: just the log-density benchmark (bench/run_inference.sh), which
+# otherwise runs last.
+if [ "${ONLY:-}" = infer ]; then exec bash "$here/bench/run_inference.sh" "$out"; fi
 build=${BUILD:-/tmp/fluxion-bench-build}
 export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
 if [ ! -f "$build/build.ninja" ]; then
@@ -49,3 +52,5 @@ if [ "${SWEEP:-1}" != 0 ]; then
   done
 fi
 python3 "$here/bench/plot_throughput.py" "$out" 2>>"$out/plot.err" || echo "plot_throughput: skipped (see plot.err)"
+# The SEIR log-density and its gradient beside JAX and PyTorch (issue 16).
+bash "$here/bench/run_inference.sh" "$out"

@@ -21,7 +21,7 @@ lines = [l for l in run.stdout.splitlines() if l.startswith(('qualified', 'not q
 print(run.stdout[-3000:])
 data = json.loads(receipt.read_text())
 if run.returncode == 0:
-    ok = (data['outcome'] == 'qualified' and data['cases']['executed'] >= 16 and data['cases']['failed'] == 0
+    ok = (data['outcome'] == 'qualified' and data['cases']['executed'] >= 18 and data['cases']['failed'] == 0
           and data['cases']['skipped'] == 0 and lines and lines[-1].startswith('qualified'))
     print('gate: qualified on', data['device']['name'], '->', 'consistent' if ok else 'INCONSISTENT')
 else:

@@ -20,6 +20,8 @@ have pkg-config || missing+=(pkg-config)
 have cmake || missing+=(cmake)
 have git || missing+=(git)
 pkg_ok libboost-dev || missing+=(libboost-dev)
+# NLopt: the SEIR fit example's optimizer (built only where it is found).
+pkg_ok libnlopt-dev || missing+=(libnlopt-dev)
 catch2_ok=1
 pkg-config --atleast-version=3.4 catch2-with-main 2>/dev/null || catch2_ok=0
 meson_ok || missing+=(meson)

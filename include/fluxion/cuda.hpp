@@ -7,3 +7,4 @@
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/fluxion.hpp>
 #include <fluxion/solve/cuda.hpp>
+#include <fluxion/infer/cuda.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// The sixteen device cases (eight checks, each in float and double), as plain
+// The eighteen device cases (nine checks, each in float and double), as plain
 // host functions implemented in cases.cu (nvcc) and called from Catch2
 // bodies compiled by the host compiler (device_tests.cpp), so that the test
 // suite and fluxion-qualify run the same code.
@@ -34,5 +34,7 @@ template <class T>
 result ensembles_match_host();        // g: Tsit5, Rodas5P, Rosenbrock23 ensembles on the device == host (solve_cases.cu)
 template <class T>
 result draws_match_host();            // h: keyed Philox draw streams on the device == host, bit for bit (solve_cases.cu)
+template <class T>
+result log_densities_match_host();    // i: log-densities and gradients on the device == host (infer_cases.cu)
 
 }  // namespace device_cases

@@ -1,4 +1,4 @@
-// Catch2 bodies of the sixteen device cases; the checks live in cases.cu. Each
+// Catch2 bodies of the eighteen device cases; the checks live in cases.cu. Each
 // case SKIPs with its reason when no CUDA device is usable.
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -37,4 +37,7 @@ TEMPLATE_TEST_CASE("g: ensembles integrated on the device equal the host", "[dev
 }
 TEMPLATE_TEST_CASE("h: keyed draw streams on the device equal the host's bits", "[device]", float, double) {
   report(device_cases::draws_match_host<TestType>());
+}
+TEMPLATE_TEST_CASE("i: log-densities and gradients on the device equal the host's", "[device]", float, double) {
+  report(device_cases::log_densities_match_host<TestType>());
 }

@@ -9,12 +9,18 @@
 #  endif
 #endif
 
+// FLUXION_HOST_DEVICE_CALL: host and device, but a call rather than inlined
+// on the device, for large bodies called from many places (a sensitivity
+// system's right-hand side, called by every stage): inlining them everywhere
+// multiplies the device compiler's time and the code's size for no gain.
 #if defined(__CUDACC__)
 #  define FLUXION_HOST_DEVICE __host__ __device__ __forceinline__
+#  define FLUXION_HOST_DEVICE_CALL __host__ __device__ __noinline__
 #  define FLUXION_HD __host__ __device__
 #  define FLUXION_CUDA_COMPILER 1
 #else
 #  define FLUXION_HOST_DEVICE inline
+#  define FLUXION_HOST_DEVICE_CALL inline
 #  define FLUXION_HD
 #  define FLUXION_CUDA_COMPILER 0
 #endif

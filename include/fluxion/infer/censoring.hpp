@@ -49,7 +49,7 @@ struct observation {
 
 // log P(lower < Y <= upper).
 template <class Family, class R, class... Args>
-FLUXION_HOST_DEVICE auto log_interval_probability(R lower, R upper, Args... args) {
+FLUXION_HOST_DEVICE_CALL auto log_interval_probability(R lower, R upper, Args... args) {
   namespace sp = detail::special;
   using T = decltype(Family::log_cdf(upper, args...));
   if (sp::is_nan(lower) || sp::is_nan(upper)) return sp::not_a_number<T>();
@@ -67,7 +67,7 @@ FLUXION_HOST_DEVICE auto log_interval_probability(R lower, R upper, Args... args
 
 // log P(lower < Y <= upper) and its derivatives in the family's parameters.
 template <class Family, class R, class... Args>
-FLUXION_HOST_DEVICE auto log_interval_probability_partials(R lower, R upper, Args... args) {
+FLUXION_HOST_DEVICE_CALL auto log_interval_probability_partials(R lower, R upper, Args... args) {
   namespace sp = detail::special;
   using P = decltype(Family::log_cdf_partials(upper, args...));
   using T = decltype(P::value);

@@ -117,6 +117,11 @@ struct pack_base<std::index_sequence<I...>, V...> : pack_leaf<I, V>... {
   FLUXION_HOST_DEVICE void each(F& f) const {
     (f(static_cast<const pack_leaf<I, V>&>(*this).value, I), ...);
   }
+  // The same for host-only f (checks that throw).
+  template <class F>
+  void each_on_host(F& f) const {
+    (f(static_cast<const pack_leaf<I, V>&>(*this).value, I), ...);
+  }
 };
 
 }  // namespace detail
@@ -159,8 +164,11 @@ struct series_view {
 
 // log L of one observation and its partials in (location, the family's other
 // parameters), the location given as the observable's value.
+// Calls rather than inlined on the device: each family's censoring branches
+// hold special functions (incomplete beta, erfc) whose code, repeated at
+// every call site, slows the device compiler for nothing.
 template <class Family, class T, int... E>
-FLUXION_HOST_DEVICE partials<T, Family::parameter_count> observation_term(const observation<T>& obs, T trials, T mu,
+FLUXION_HOST_DEVICE_CALL partials<T, Family::parameter_count> observation_term(const observation<T>& obs, T trials, T mu,
                                                                          const T* extra,
                                                                          std::integer_sequence<int, E...>) {
   namespace sp = special;
@@ -172,7 +180,7 @@ FLUXION_HOST_DEVICE partials<T, Family::parameter_count> observation_term(const 
   return r;
 }
 template <class Family, class T, int... E>
-FLUXION_HOST_DEVICE T observation_value(const observation<T>& obs, T trials, T mu, const T* extra,
+FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials, T mu, const T* extra,
                                         std::integer_sequence<int, E...>) {
   namespace sp = special;
   const T loc = location_is_log<Family> ? sp::log(mu) : mu;
@@ -221,7 +229,7 @@ struct log_density_sink {
   }
 
   template <class Values>
-  FLUXION_HOST_DEVICE void save(std::size_t s, T t, int, const Values& values) {
+  FLUXION_HOST_DEVICE_CALL void save(std::size_t s, T t, int, const Values& values) {
     if constexpr (nobs > 0) {
       save_index = s;
       T y[n];
@@ -313,7 +321,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   prior_sum<T, Gradient> add{p, ps, &sink.value, sink.grad};
   pri.each(add);
   const bool ok = status == solve_status::success;
-  *value_out = ok ? sink.value : -std::numeric_limits<T>::infinity();
+  *value_out = ok ? sink.value : -special::infinity<T>();
   if constexpr (Gradient)
     for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? sink.grad[j] : T(0);
   return status;
@@ -400,9 +408,9 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
   series_checker<M> check_one{data, pr.save_times.size()};
-  lik.each(check_one);
+  lik.each_on_host(check_one);
   prior_checker<M> check_prior;
-  pri.each(check_prior);
+  pri.each_on_host(check_prior);
   return out;
 }
 

@@ -116,8 +116,8 @@ struct sensitivity_system {
   }
 
  public:
-  FLUXION_HOST_DEVICE void rhs(T t, const T* z, std::ptrdiff_t zs, const T* p, std::ptrdiff_t ps, T* dz,
-                               std::ptrdiff_t dzs) const {
+  FLUXION_HOST_DEVICE_CALL void rhs(T t, const T* z, std::ptrdiff_t zs, const T* p, std::ptrdiff_t ps, T* dz,
+                                    std::ptrdiff_t dzs) const {
     T y[n], s[n * columns], ds[n * columns];
     for (std::size_t i = 0; i < n; ++i) y[i] = z[std::ptrdiff_t(i) * zs];
     for (std::size_t k = 0; k < n * columns; ++k) s[k] = z[std::ptrdiff_t(n + k) * zs], ds[k] = T(0);

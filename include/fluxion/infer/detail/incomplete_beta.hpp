@@ -107,7 +107,7 @@ FLUXION_HOST_DEVICE S log_beta_lower_cf(S a, S b, S x, S y) {
 
 // {log I_x(a, b), log(1 - I_x(a, b))} for a, b > 0, 0 <= x <= 1, y = 1 - x.
 template <class S>
-FLUXION_HOST_DEVICE log_pair<S> log_beta_i(S a, S b, S x, S y) {
+FLUXION_HOST_DEVICE_CALL log_pair<S> log_beta_i(S a, S b, S x, S y) {
   using R = real_of<S>;
   if (!(value_of(a) > R(0)) || !(value_of(b) > R(0)) || !(value_of(x) >= R(0)) || !(value_of(y) >= R(0)))
     return {S(not_a_number<R>()), S(not_a_number<R>())};

@@ -1,0 +1,214 @@
+// Device case i: the six observation densities, exact and censored, with
+// their partials, and trajectory log-densities and their gradients on the device
+// (fx::cuda::log_density) agree with the host's (fx::host::log_density),
+// which tests/infer/log_density.cpp checks against closed forms and the
+// complex step of a hand-written solver. An SEIR observed through a
+// negative binomial (exact, masked, right-, left- and interval-censored
+// points) and a log-normal series, with priors, 256 parameter sets; the
+// value-only path; bad data and host pointers refused before launch with the
+// outputs untouched.
+#include "cases.hpp"
+#include "device_support.hpp"
+
+#include <fluxion/cuda.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fx = fluxion;
+
+namespace device_cases {
+
+namespace {
+
+// SEIR with two observables: reported incidence rho sigma E and prevalence I.
+constexpr fx::state<"S"> S;
+constexpr fx::state<"E"> E;
+constexpr fx::state<"I"> I;
+constexpr fx::state<"R"> R;
+constexpr fx::param<"beta"> beta;
+constexpr fx::param<"sigma"> sigma;
+constexpr fx::param<"gamma"> gam;
+constexpr fx::param<"rho"> rho;
+constexpr fx::param<"phi"> phi;
+constexpr fx::param<"tau"> tau;
+constexpr auto force = fx::alias<"force">(beta * I / (S + E + I + R));
+constexpr auto seir2 = fx::model(fx::states(S, E, I, R), fx::params(beta, sigma, gam, rho, phi, tau),  //
+                                 fx::d(S) = -force * S,                                                 //
+                                 fx::d(E) = force * S - sigma * E,                                      //
+                                 fx::d(I) = sigma * E - gam * I,                                        //
+                                 fx::d(R) = gam * I,                                                    //
+                                 fx::observe<"reported">() = rho * sigma * E,                           //
+                                 fx::observe<"prevalence">() = I);
+
+// Every observation density on the device: exact and censored
+// log-likelihoods with their partials through the same function the
+// log-density uses (detail::observation_term), on a grid of data,
+// locations and the densities' other parameters.
+template <class Family, class T, int E = Family::parameter_count - 1>
+__global__ void family_kernel(const fx::observation<T>* obs, const T* trials, const T* mu, const T* extra, int count,
+                              T* out) {
+  const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= count) return;
+  const auto r = fx::detail::observation_term<Family>(obs[i], trials[i], mu[i], extra + i,
+                                                      std::make_integer_sequence<int, E>{});
+  out[3 * i] = r.value;
+  for (int g = 0; g < Family::parameter_count; ++g) out[3 * i + 1 + g] = r.grad[g];
+}
+
+template <class Family, class T>
+void family_on_device(result& r, const std::vector<double>& ys, const std::vector<double>& mus,
+                      const std::vector<double>& extras, double trials) {
+  constexpr int E = Family::parameter_count - 1;
+  using O = fx::observation<T>;
+  std::vector<O> obs;
+  std::vector<T> tr, mu, ex;
+  for (double yv : ys)
+    for (double m : mus)
+      for (double e : extras)
+        for (int kind = 0; kind < 4; ++kind) {
+          obs.push_back(kind == 0   ? O::exact(T(yv))
+                        : kind == 1 ? O::left(T(yv))
+                        : kind == 2 ? O::right(T(yv))
+                                    : O::interval(T(yv - 3), T(yv + 4)));
+          tr.push_back(T(trials));
+          mu.push_back(T(m));
+          ex.push_back(T(e));
+        }
+  const int count = int(obs.size());
+  std::vector<T> want(3 * std::size_t(count), T(0));
+  for (int i = 0; i < count; ++i) {
+    const auto h = fx::detail::observation_term<Family>(obs[std::size_t(i)], tr[std::size_t(i)], mu[std::size_t(i)],
+                                                        ex.data() + i, std::make_integer_sequence<int, E>{});
+    want[3 * std::size_t(i)] = h.value;
+    for (int g = 0; g < Family::parameter_count; ++g) want[3 * std::size_t(i) + 1 + std::size_t(g)] = h.grad[g];
+  }
+  device_buffer<O> dobs(obs.size());
+  fx::detail::check_cuda(cudaMemcpy(dobs.ptr, obs.data(), obs.size() * sizeof(O), cudaMemcpyHostToDevice), "cudaMemcpy");
+  device_buffer<T> dtr(tr), dmu(mu), dex(ex), dout(want.size());
+  family_kernel<Family, T><<<unsigned((count + 127) / 128), 128>>>(dobs.ptr, dtr.ptr, dmu.ptr, dex.ptr, count, dout.ptr);
+  sync();
+  auto got = dout.download();
+  std::size_t finite = 0;
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (std::isfinite(double(want[k]))) ++finite;
+    // -inf (outside the support) must be -inf on both sides; compare finite values.
+    if (!std::isfinite(double(want[k])) && !std::isfinite(double(got[k])) &&
+        std::signbit(double(want[k])) == std::signbit(double(got[k])))
+      got[k] = want[k];
+  }
+  if (finite < want.size() / 2) r.failures.push_back(std::string(Family::name) + ": the grid gives too few finite values");
+  compare(r, std::string(Family::name) + " log-likelihoods and partials, exact and censored", got, want,
+          sizeof(T) == 8 ? 1e-11 : 1e-4);
+}
+
+}  // namespace
+
+template <class T>
+result log_densities_match_host() {
+  result r;
+  FLUXION_SKIP_WITHOUT_DEVICE(r)
+  using M = fx::compiled<seir2, T>;
+  constexpr std::size_t B = 256, ns = M::n_states, np = M::n_params, columns = np + ns;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<T> x0(ns * B), th(np * B);
+  for (std::size_t b = 0; b < B; ++b) {
+    const double i0 = 5 + 10 * u(rng);
+    const double xb[ns] = {1e5 - i0, 0, i0, 0};
+    const double tb[np] = {0.4 + 0.4 * u(rng), 0.2 + 0.1 * u(rng), 0.15 + 0.1 * u(rng),
+                           0.2 + 0.2 * u(rng), 5 + 15 * u(rng),    0.2 + 0.3 * u(rng)};
+    for (std::size_t i = 0; i < ns; ++i) x0[i * B + b] = T(xb[i]);
+    for (std::size_t j = 0; j < np; ++j) th[j * B + b] = T(tb[j]);
+  }
+  using O = fx::observation<T>;
+  const std::vector<T> save = {10, 20, 30, 40, 50, 60};
+  const std::vector<O> nb = {O::exact(37), O::exact(0), O::right(600), O::interval(300, 550), O::left(400), O::exact(120)};
+  const std::vector<unsigned char> nb_mask = {1, 0, 1, 1, 1, 1};
+  std::vector<O> ln = {O::exact(60), O::exact(400), O::exact(T(std::nan(""))), O::exact(4500), O::exact(4100), O::exact(3000)};
+  const std::vector<unsigned char> ln_mask = {1, 1, 0, 1, 1, 1};
+  const fx::likelihood lik(fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 0, .parameters = {4}},
+                           fx::series<fx::lognormal>{.name = "prevalence", .observable = 1, .parameters = {5}});
+  const std::vector<fx::series_data<T>> data = {{.values = nb, .mask = nb_mask}, {.values = ln, .mask = ln_mask}};
+  const fx::priors pri(fx::prior_on{2, fx::lognormal_prior{T(std::log(0.2)), T(0.5)}},
+                       fx::prior_on{4, fx::gamma_prior{T(2), T(0.1)}});
+  const bool is_double = sizeof(T) == 8;
+  const fx::ode_problem<T> pr{.t0 = 0, .t1 = 60, .save_times = save, .rtol = T(is_double ? 1e-10 : 1e-5),
+                              .atol = T(is_double ? 1e-8 : 1e-3)};
+  const auto xs_h = fx::soa(std::span<const T>(x0));
+  const auto ps_h = fx::soa(std::span<const T>(th));
+  const auto host = fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs_h, ps_h);
+  for (std::size_t b = 0; b < B; ++b)
+    if (host.status[b] != fx::solve_status::success) r.failures.push_back("host trajectory did not succeed");
+
+  device_buffer<T> dx(x0), dp(th), value(B), grad(columns * B), value_only(B);
+  device_buffer<fx::solve_status> status(B), status_v(B);
+  fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                        fx::log_density_buffers<T>{value.span(), grad.span(), status.span()});
+  fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                        fx::log_density_buffers<T>{value_only.span(), {}, status_v.span()});
+  sync();
+  const double tol = is_double ? 1e-7 : 2e-3;
+  compare(r, "log-density (with gradient)", value.download(), host.value, tol);
+  compare(r, "log-density (value only)", value_only.download(), host.value, tol);
+  // Gradient entries compared relative to the trajectory's largest one.
+  const auto g = grad.download();
+  double worst = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    double scale = 1;
+    for (std::size_t j = 0; j < columns; ++j) scale = std::fmax(scale, std::fabs(double(host.gradient(j, b))));
+    for (std::size_t j = 0; j < columns; ++j)
+      worst = std::fmax(worst, std::fabs(double(g[j * B + b]) - double(host.gradient(j, b))) / scale);
+  }
+  if (!(worst <= (is_double ? 1e-6 : 2e-2)))
+    r.failures.push_back("gradient differs from the host's by " + std::to_string(worst) + " of its largest entry");
+  for (const auto& s : {status.download(), status_v.download()})
+    for (auto st : s)
+      if (st != fx::solve_status::success) r.failures.push_back("a device trajectory did not succeed");
+
+  // Bad data and host pointers: refused before launch, outputs untouched.
+  const std::vector<T> sentinel(B, T(-7));
+  value.upload(sentinel);
+  std::vector<O> negative = nb;
+  negative[3] = O::exact(-2);
+  const std::vector<fx::series_data<T>> bad = {{.values = negative, .mask = nb_mask}, {.values = ln, .mask = ln_mask}};
+  bool refused = false;
+  try {
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(bad), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value.span(), grad.span(), status.span()});
+  } catch (const fx::data_error& e) {
+    refused = e.series() == "new infections" && e.index() == 3;
+  }
+  if (!refused) r.failures.push_back("a negative count was not refused with the series and time index");
+  refused = false;
+  try {
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs_h, fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value.span(), grad.span(), status.span()});
+  } catch (const fx::layout_error&) {
+    refused = true;
+  }
+  if (!refused) r.failures.push_back("host initial states were not refused");
+  sync();
+  compare(r, "log-density after refused calls", value.download(), sentinel, 0.0);
+
+  // Every density, exact and censored, with partials.
+  family_on_device<fx::normal, T>(r, {-2, 0.5, 3, 10}, {0.3, 2}, {0.7, 3}, 0);
+  family_on_device<fx::lognormal, T>(r, {0.2, 1, 5, 40}, {1.5, 8}, {0.4, 1.2}, 0);
+  family_on_device<fx::poisson, T>(r, {0, 3, 12, 60}, {2.5, 30}, {0}, 0);
+  family_on_device<fx::neg_binomial_2, T>(r, {0, 3, 12, 60}, {2.5, 30}, {0.8, 20}, 0);
+  family_on_device<fx::binomial, T>(r, {0, 3, 12, 20}, {0.1, 0.6}, {0}, 20);
+  family_on_device<fx::beta_binomial, T>(r, {0, 3, 12, 20}, {0.1, 0.6}, {0.5, 10}, 20);
+
+  r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
+              "log-densities and gradients (10 columns) of 256 SEIR trajectories under negative binomial "
+              "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
+              "host's, value-only path too; bad data and host pointers refused before launch";
+  return r;
+}
+
+template result log_densities_match_host<float>();
+template result log_densities_match_host<double>();
+
+}  // namespace device_cases
