@@ -55,7 +55,7 @@ __global__ void family_kernel(const fx::observation<T>* obs, const T* trials, co
   const auto r = fx::detail::observation_term<Family>(obs[i], trials[i], mu[i], extra + i,
                                                       std::make_integer_sequence<int, E>{});
   out[3 * i] = r.value;
-  for (int g = 0; g < Family::parameter_count; ++g) out[3 * i + 1 + g] = r.grad[g];
+  for (int g = 0; g < 2; ++g) out[3 * i + 1 + g] = g < Family::parameter_count ? r.grad[g] : T(0);
 }
 
 template <class Family, class T>
