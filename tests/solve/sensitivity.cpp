@@ -107,6 +107,9 @@ TEST_CASE("sensitivities of y' = c - k y match their closed forms in k, c and y0
   using Sys = fx::sensitivity_system<M>;
   STATIC_REQUIRE(Sys::columns == 3);
   STATIC_REQUIRE(Sys::n_states == 4);
+  // Compiled models integrate in SIMD lanes; the augmented system one at a time.
+  STATIC_REQUIRE(fx::lane_evaluable<M>);
+  STATIC_REQUIRE(!fx::lane_evaluable<Sys>);
   constexpr std::size_t B = 16;
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(0.2, 3.0);
