@@ -19,6 +19,8 @@
 #include <fluxion/fluxion.hpp>
 #include <fluxion/infer/log_density.hpp>
 
+#include "support/two_patch_sir.hpp"
+
 #include <array>
 #include <cmath>
 #include <complex>
@@ -68,53 +70,6 @@ constexpr auto sir2 = fx::model(fx::states(S, I, R), fx::params(beta, C, gam, ph
 // C00 C01 C10 C11 gamma phi sigma; observables infected0 infected1 new_infections.
 constexpr int n_states = 6, n_params = 9;
 
-template <class Z>
-void sir2_rhs(const Z* x, const Z* th, Z* dx) {
-  for (int a = 0; a < P; ++a) {
-    Z force = 0;
-    for (int b = 0; b < P; ++b) force += th[2 + a * P + b] * x[2 + b];
-    const Z l = th[a] * force / (x[a] + x[2 + a] + x[4 + a]);
-    dx[a] = -l * x[a];
-    dx[2 + a] = l * x[a] - th[6] * x[2 + a];
-    dx[4 + a] = th[6] * x[2 + a];
-  }
-}
-template <class Z>
-Z new_infections(const Z* x, const Z* th) {
-  Z total = 0;
-  for (int a = 0; a < P; ++a) {
-    Z force = 0;
-    for (int b = 0; b < P; ++b) force += th[2 + a * P + b] * x[2 + b];
-    total += th[a] * force / (x[a] + x[2 + a] + x[4 + a]) * x[a];
-  }
-  return total;
-}
-
-// Classical RK4, `per_unit` steps per unit time, states at each save time.
-template <class Z>
-std::vector<std::array<Z, 6>> rk4(std::array<Z, 6> x, const Z* th, const std::vector<double>& save, int per_unit) {
-  std::vector<std::array<Z, 6>> out;
-  double t = 0;
-  for (double ts : save) {
-    const int steps = std::max(1, int(std::ceil((ts - t) * per_unit)));
-    const double h = (ts - t) / steps;
-    for (int s = 0; s < steps; ++s) {
-      std::array<Z, 6> k1, k2, k3, k4, tmp;
-      sir2_rhs(x.data(), th, k1.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h / 2) * k1[i];
-      sir2_rhs(tmp.data(), th, k2.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h / 2) * k2[i];
-      sir2_rhs(tmp.data(), th, k3.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h) * k3[i];
-      sir2_rhs(tmp.data(), th, k4.data());
-      for (int i = 0; i < 6; ++i) x[i] += Z(h / 6) * (k1[i] + Z(2) * k2[i] + Z(2) * k3[i] + k4[i]);
-    }
-    t = ts;
-    out.push_back(x);
-  }
-  return out;
-}
-
 // Negative binomial (mean mu, dispersion phi) log pmf, written out.
 template <class Z>
 Z nb_log_pmf(double yv, Z mu, double ph) {
@@ -147,10 +102,11 @@ const std::vector<unsigned char> ln_mask = {1, 1, 0, 1, 1, 1};
 // the complex step in x0 and the observables' parameters.
 template <class Z>
 Z oracle_log_density(const std::array<Z, 6>& x0, const Z* th, double ph, double sg) {
-  const auto traj = rk4<Z>(x0, th, save_times, 400);
+  const auto traj = two_patch_sir::rk4<Z>(x0, th, save_times, 400);
   Z total = 0;
   for (std::size_t s = 0; s < save_times.size(); ++s) {
-    const Z mu = new_infections(traj[s].data(), th);
+    Z mu = 0;  // new infections: sum_a lambda_a S_a
+    for (int a = 0; a < P; ++a) mu += two_patch_sir::force(traj[s].data(), th, a) * traj[s][std::size_t(a)];
     const auto& pt = nb_points[s];
     if (pt.observed) {
       switch (pt.obs.kind) {

@@ -11,6 +11,8 @@
 #include <fluxion/fluxion.hpp>
 #include <fluxion/solve/sensitivity.hpp>
 
+#include "support/two_patch_sir.hpp"
+
 #include <array>
 #include <cmath>
 #include <complex>
@@ -59,46 +61,6 @@ constexpr auto sir2 = fx::model(fx::states(S, I, R), fx::params(beta, C, gam),  
                                 fx::d(S(p)) = -lam(p) * S(p),                   //
                                 fx::d(I(p)) = lam(p) * S(p) - gam * I(p),       //
                                 fx::d(R(p)) = gam * I(p));
-
-// The same equations by hand: state (S0, S1, I0, I1, R0, R1), parameters
-// (beta0, beta1, C00, C01, C10, C11, gamma) in the symbol-major layout's order.
-template <class Z>
-void sir2_rhs(const Z* x, const Z* th, Z* dx) {
-  for (int a = 0; a < P; ++a) {
-    Z force = 0;
-    for (int b = 0; b < P; ++b) force += th[2 + a * P + b] * x[2 + b];
-    const Z n = x[a] + x[2 + a] + x[4 + a];
-    const Z l = th[a] * force / n;
-    dx[a] = -l * x[a];
-    dx[2 + a] = l * x[a] - th[6] * x[2 + a];
-    dx[4 + a] = th[6] * x[2 + a];
-  }
-}
-
-// Classical RK4 with `steps` equal steps from 0 to each save time in turn.
-template <class Z>
-std::vector<std::array<Z, 6>> rk4_sir2(std::array<Z, 6> x, const Z* th, const std::vector<double>& save, int per_unit) {
-  std::vector<std::array<Z, 6>> out;
-  double t = 0;
-  for (double ts : save) {
-    const int steps = std::max(1, int(std::ceil((ts - t) * per_unit)));
-    const double h = (ts - t) / steps;
-    for (int s = 0; s < steps; ++s) {
-      std::array<Z, 6> k1, k2, k3, k4, tmp;
-      sir2_rhs(x.data(), th, k1.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h / 2) * k1[i];
-      sir2_rhs(tmp.data(), th, k2.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h / 2) * k2[i];
-      sir2_rhs(tmp.data(), th, k3.data());
-      for (int i = 0; i < 6; ++i) tmp[i] = x[i] + Z(h) * k3[i];
-      sir2_rhs(tmp.data(), th, k4.data());
-      for (int i = 0; i < 6; ++i) x[i] += Z(h / 6) * (k1[i] + Z(2) * k2[i] + Z(2) * k3[i] + k4[i]);
-    }
-    t = ts;
-    out.push_back(x);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -171,7 +133,7 @@ TEST_CASE("sensitivities of a two-patch SIR match complex-step derivatives of a 
       for (int l = 0; l < 7; ++l) ths[l] = tb[l];
       if (j < 7) ths[j] += Z(0, hcs);
       else xs[j - 7] += Z(0, hcs);
-      const auto traj = rk4_sir2<Z>(xs, ths, ts, 200);
+      const auto traj = two_patch_sir::rk4<Z>(xs, ths, ts, 200);
       for (std::size_t s = 0; s < ts.size(); ++s)
         for (int i = 0; i < 6; ++i) {
           const double expected = traj[s][i].imag() / hcs;
