@@ -152,8 +152,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const auto* views = reinterpret_cast<const fluxion::detail::series_view<T>*>(device + at_views);
 
   constexpr unsigned threads = detail::block_threads;
-  const std::size_t blocks_needed = (count + threads - 1) / threads;
-  const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
+  const unsigned blocks = detail::grid_blocks(count);
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   if (gradient)
     detail::log_density_kernel<Method, true><<<blocks, threads, 0, stream>>>(

@@ -143,8 +143,7 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   }
   using stepper = typename stepper_of<Method, M>::type;
   constexpr unsigned threads = detail::block_threads;
-  const std::size_t blocks_needed = (count + threads - 1) / threads;
-  const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
+  const unsigned blocks = detail::grid_blocks(count);
   detail::integrate_kernel<stepper, M, T><<<blocks, threads, 0, stream>>>(
       m, o, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
       cs.data, cf.data, cst.data, with_stats ? cstat.data : nullptr);

@@ -91,6 +91,13 @@ struct jacobian_values_op {
 #endif
 inline constexpr unsigned block_threads = FLUXION_CUDA_BLOCK_THREADS;
 
+// Blocks of block_threads for `count` instances of a grid-stride loop, at
+// most 65535 x 32 (the loop covers the rest).
+inline unsigned grid_blocks(std::size_t count) {
+  const std::size_t needed = (count + block_threads - 1) / block_threads;
+  return unsigned(needed < 65535u * 32u ? needed : 65535u * 32u);
+}
+
 // The buffers arrive as __restrict__ kernel parameters: NVVM keeps restrict
 // there (it drops it on inlined device-function parameters), and without it
 // every store to the output would force the inputs to be read again.
@@ -144,8 +151,7 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   check_device_memory(out_block, co);
   if (count == 0 || n_out == 0) return;  // nothing to write: no launch
   constexpr unsigned threads = block_threads;
-  const std::size_t blocks_needed = (count + threads - 1) / threads;
-  const unsigned blocks = unsigned(blocks_needed < 65535u * 32u ? blocks_needed : 65535u * 32u);
+  const unsigned blocks = grid_blocks(count);
   batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(
       m, t, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
       cv.data, {cv.element_stride, cv.instance_stride}, co.data, {co.element_stride, co.instance_stride});
