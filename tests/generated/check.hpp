@@ -124,6 +124,9 @@ struct model_ops {
   void (*ref_d[2])(const double&, const double*, const double*, double*);
   void (*ref_z[2])(const Z&, const Z*, const Z*, Z*);
   void (*ref_dep[2])(const dep&, const dep*, const dep*, dep*);
+  // The forward sensitivity system's right-hand side (fx::sensitivity_system<M>):
+  // z = (x, S), S = d x / d(p, x0) column by column.
+  eval_d sensitivity_rhs;
 };
 
 // The entry points the second executable checks (GEN_EXTRA).
@@ -202,6 +205,7 @@ class suite {
         {&Ref<double>::rhs, &Ref<double>::observe},
         {&Ref<Z>::rhs, &Ref<Z>::observe},
         {&Ref<dep>::rhs, &Ref<dep>::observe},
+        [](double t, const double* z, const double* p, double* o) { fx::sensitivity_system<M>{}.rhs(t, z, p, o); },
     };
     check_model(ops, info);
   }
@@ -398,6 +402,33 @@ inline void suite::check_model(const model_ops& ops, const model_info& info) {
         const double want = ref_out[1][r];
         check(std::fabs(y[r] - want) <= 1e-10 * (1 + std::fabs(want)),
               "observe " + on_[r] + " = " + num(y[r]) + ", reference " + num(want) + pt_at);
+      }
+    }
+
+    // --- the sensitivity system: S' = J_x S + [J_p | 0] -------------------------------------
+    // Column j of J_x S + J_p e_j is the derivative of the reference's rhs along
+    // (S_j, e_j): one complex step each. S random; z = (x, S).
+    {
+      const std::size_t C = np + ns;
+      std::vector<double> z(ns * (1 + C) + 1), dz(ns * (1 + C) + 1, -777.0);
+      for (std::size_t i = 0; i < ns; ++i) z[i] = x[i];
+      for (std::size_t k = ns; k < ns * (1 + C); ++k) z[k] = dir(rng);
+      ops.sensitivity_rhs(t, z.data(), p.data(), dz.data());
+      check(dz[ns * (1 + C)] == -777.0, "the sensitivity system's rhs wrote past its end");
+      for (std::size_t r = 0; r < ns; ++r)
+        check(std::fabs(dz[r] - ref_out[0][r]) <= 1e-10 * (1 + std::fabs(ref_out[0][r])),
+              "sensitivity system: rhs " + xn_[r] + " = " + num(dz[r]) + ", reference " + num(ref_out[0][r]) + pt_at);
+      for (std::size_t j = 0; j < C; ++j) {
+        std::vector<Z> xz(x.begin(), x.end()), pz(p.begin(), p.end());
+        for (std::size_t i = 0; i < ns; ++i) xz[i] += Z(0.0, cs_step * z[ns + j * ns + i]);
+        if (j < np) pz[j] += Z(0.0, cs_step);
+        const auto fz = outputs<Z>(ops, false, Z(t), xz, pz);
+        for (std::size_t r = 0; r < ns; ++r) {
+          const double want = fz[r].imag() / cs_step, got = dz[ns + j * ns + r];
+          check(std::fabs(got - want) <= 1e-9 * (1 + std::fabs(want)),
+                "sensitivity system: d(" + xn_[r] + ")/d(" + (j < np ? pn_[j] : xn_[j - np] + "(0)") + ")' = " +
+                    num(got) + ", complex step " + num(want) + pt_at);
+        }
       }
     }
 
