@@ -56,7 +56,7 @@ PY
   fi
 }
 
-# cpu OUT CMD...: runs CMD, prints "cpu_seconds max_rss_kib" (user + sys,
+# cpu CMD...: runs CMD, prints "cpu_seconds max_rss_kib" (user + sys,
 # children included); needs /usr/bin/time.
 cpu() {
   /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/log.txt" 2>&1 || { cat "$work/log.txt" >&2; return 1; }

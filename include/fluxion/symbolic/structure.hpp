@@ -15,6 +15,13 @@ namespace fluxion {
 template <class E>
 struct structure;
 
+// f(0) = 0 for these: zero in, zero out (structure<unary> and
+// detail::always_nonzero<unary> both read this one list).
+template <class Op>
+inline constexpr bool keeps_zero = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
+                                   std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
+                                   std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>;
+
 namespace detail {
 // Whether structure<E>::nonzero is true at every element where E's own
 // shifted indices lie in their spaces, judged from the type alone (false
@@ -40,11 +47,7 @@ template <class Sym, class I, class... Is>
   requires symbol_expansion<Sym>::is_alias
 struct always_nonzero<ref<Sym, I, Is...>> : std::false_type {};
 template <class Op, class A>
-struct always_nonzero<unary<Op, A>>
-    : std::bool_constant<!(std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
-                           std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
-                           std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>) ||
-                         always_nonzero<A>::value> {};
+struct always_nonzero<unary<Op, A>> : std::bool_constant<!keeps_zero<Op> || always_nonzero<A>::value> {};
 template <class Op, class A, class B>
 struct always_nonzero<binary<Op, A, B>>
     : std::bool_constant<std::is_same_v<Op, op::mul>   ? always_nonzero<A>::value && always_nonzero<B>::value
@@ -114,12 +117,6 @@ struct structure<ref<Sym, I...>> {
     }
   }
 };
-
-// f(0) = 0 for these: zero in, zero out.
-template <class Op>
-inline constexpr bool keeps_zero = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
-                                   std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
-                                   std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>;
 
 template <class Op, class A>
 struct structure<unary<Op, A>> {
