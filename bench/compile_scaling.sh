@@ -5,6 +5,18 @@
 # with g++ (and nvcc on a .cu twin, where nvcc is found). Index extents must
 # never be unrolled into types, so every quantity should stay flat.
 # Prints a table and `max_ratio=R` (largest P=1024 / P=8 ratio); exits 1 if R > 1.3.
+#
+# Then the vector-host model (compile_scaling/vector_host.hpp: 24 states, 29
+# parameters, 15 aliases, piecewise rates, stage transport; the class of
+# model with many distinct equations rather than large extents), one
+# translation unit per entry point (-DENTRY=name: rhs, observe, the four
+# sparse Jacobians' values, jvp_x, jvp_p; `none` is the model alone), with
+# g++ -O2 and nvcc -O3 -arch=sm_90. Measured per translation unit: CPU time
+# (user + sys of the compiler and every process it runs, from /usr/bin/time;
+# CPU rather than wall time so that other work on the machine counts less)
+# and peak resident memory of the largest of those processes. Targets: under
+# 8 s with g++ and under 15 s with nvcc for every entry point; exits 1 when
+# one is missed. VH=0 skips this part; VH_ENTRIES="rhs jvp_x" picks entries.
 # Usage: bench/compile_scaling.sh   (from anywhere; CXX and NVCC may be set)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,6 +54,14 @@ if r.returncode:
 print(f"{dt:.3f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
 PY
   fi
+}
+
+# cpu CMD...: runs CMD, prints "cpu_seconds max_rss_kib" (user + sys,
+# children included); needs /usr/bin/time.
+cpu() {
+  /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/log.txt" 2>&1 || { cat "$work/log.txt" >&2; return 1; }
+  awk -F: '/User time/ {u = $2} /System time/ {s = $2} /Maximum resident set size/ {r = $2}
+           END {printf "%.2f %d\n", u + s, r}' "$work/time.txt"
 }
 
 rows=()
@@ -85,4 +105,49 @@ for c in "${compilers[@]}"; do
   done
 done
 printf 'max_ratio=%.3f\n' "$max"
-if [ "$(calc "$max > $LIMIT")" = 1 ]; then exit 1; fi
+status=0
+if [ "$(calc "$max > $LIMIT")" = 1 ]; then status=1; fi
+
+# --- the vector-host model, one entry point a translation unit ----------------------
+if [ "${VH:-1}" != 0 ]; then
+  if [ ! -x /usr/bin/time ]; then
+    echo "vector-host model skipped: /usr/bin/time (GNU time) is needed to measure CPU time" >&2
+  else
+    GXX_TARGET=8 NVCC_TARGET=15
+    entries=(${VH_ENTRIES:-none rhs observe jac_x_values jac_p_values obs_jac_x_values obs_jac_p_values jvp_x jvp_p})
+    echo
+    echo "vector-host model: CPU time (user + sys) and peak RSS per entry point translation unit"
+    echo "targets: g++ -O2 < ${GXX_TARGET} s, nvcc -O3 -arch=sm_90 < ${NVCC_TARGET} s per entry point ('none': the model alone, not checked)"
+    printf '%-18s %10s %10s %10s %10s\n' entry "g++ [s]" "g++ [MB]" "nvcc [s]" "nvcc [MB]"
+    missed=()
+    for e in "${entries[@]}"; do
+      # A failed compile prints its log and counts as a missed target.
+      gs=failed gm=-
+      if r=$(cpu "$CXX" -std=c++20 -O2 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_host.cpp" -o "$work/vh.o"); then
+        read -r gs gm <<<"$r"
+        gm=$((gm / 1024))
+      fi
+      ns=- nm=-
+      if [ -n "$NVCC" ]; then
+        ns=failed
+        if r=$(cpu "$NVCC" -std=c++20 -O3 -arch=sm_90 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_device.cu" -o "$work/vh.o"); then
+          read -r ns nm <<<"$r"
+          nm=$((nm / 1024))
+        fi
+      fi
+      printf '%-18s %10s %10s %10s %10s\n' "$e" "$gs" "$gm" "$ns" "$nm"
+      [ "$e" = none ] && continue
+      if [ "$gs" = failed ] || [ "$(calc "$gs >= $GXX_TARGET")" = 1 ]; then missed+=("g++ $e ${gs}s"); fi
+      if [ "$ns" = failed ] || { [ "$ns" != - ] && [ "$(calc "$ns >= $NVCC_TARGET")" = 1 ]; }; then
+        missed+=("nvcc $e ${ns}s")
+      fi
+    done
+    if [ ${#missed[@]} -gt 0 ]; then
+      printf 'vector-host targets missed: %s\n' "$(IFS=,; echo "${missed[*]}")"
+      status=1
+    else
+      echo "vector-host targets met"
+    fi
+  fi
+fi
+exit $status

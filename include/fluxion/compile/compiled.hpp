@@ -51,11 +51,18 @@ FLUXION_HOST_DEVICE void store_value(T* p, const V& v) {
 }
 
 // What expressions read during one evaluation: states x, parameters p (with
-// element strides), aliases and hoisted subexpressions in scratch (offsets
-// from block Scratch), and for directional derivatives the direction v over
-// the states or the parameters. Buffers hold T; expressions compute in V (T,
-// or lanes of T for several consecutive instances at once).
-template <class T, class Layout, class Scratch, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
+// element strides), aliases and hoisted subexpressions in scratch, and for
+// directional derivatives the direction v over the states or the parameters
+// and the tangents of the scratch. Buffers hold T; expressions compute in V
+// (T, or lanes of T for several consecutive instances at once).
+//
+// Expressions are evaluated in bound form (bind_t below): every reference
+// already resolved to a buffer and a compile-time offset, so the context
+// needs no layout and its type, which names every evaluation function the
+// compiler instantiates, stays small whatever the model.
+enum class source { x, p, scratch, v, tangents };
+
+template <class T, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
 struct eval_context {
   using scalar = V;
   V t;
@@ -70,50 +77,190 @@ struct eval_context {
 
   FLUXION_HOST_DEVICE constexpr V time() const { return t; }
 
-  template <class Sym, class... I>
-  FLUXION_HOST_DEVICE constexpr V read(I... i) const {
-    if constexpr (requires { typename Sym::base; }) {  // tangent<S>: the direction
-      using S = typename Sym::base;
-      if constexpr (is_alias<S>) return tangent_intermediates[Scratch::template offset<S>(i...)];
-      else if constexpr (is_state<S>) return load_value<V>(v + std::ptrdiff_t(Layout::state::template offset<S>(i...)) * vs);
-      else return load_value<V>(v + std::ptrdiff_t(Layout::param::template offset<S>(i...)) * vs);
-    } else if constexpr (is_state<Sym>) {
-      return load_value<V>(x + std::ptrdiff_t(Layout::state::template offset<Sym>(i...)) * xs);
-    } else if constexpr (is_parameter<Sym>) {
-      return load_value<V>(p + std::ptrdiff_t(Layout::param::template offset<Sym>(i...)) * ps);
-    } else {
-      return intermediates[Scratch::template offset<Sym>(i...)];
-    }
+  template <source Src>
+  FLUXION_HOST_DEVICE constexpr V load(std::size_t offset) const {
+    if constexpr (Src == source::x) return load_value<V>(x + std::ptrdiff_t(offset) * xs);
+    else if constexpr (Src == source::p) return load_value<V>(p + std::ptrdiff_t(offset) * ps);
+    else if constexpr (Src == source::scratch) return intermediates[offset];
+    else if constexpr (Src == source::v) return load_value<V>(v + std::ptrdiff_t(offset) * vs);
+    else return tangent_intermediates[offset];
   }
 };
 
-// Writes expression Rhs of Sym[Vars...] into `out` (of element type Out) at
-// the block's offsets.
-template <class Block, class Sym, class Vars, class Rhs, class Ctx, class Out, class SO>
-struct element_writer;
-template <class Block, class Sym, class... V, class Rhs, class Ctx, class Out, class SO>
-struct element_writer<Block, Sym, type_list<V...>, Rhs, Ctx, Out, SO> {
+// How a slot's indices address its block, computed exactly as the block
+// computes offsets (block.hpp): row-major over the symbol's spaces, or by
+// strides (a symbol interleaved by a group-major layout).
+template <class... Spaces>
+struct row_major {
+  template <class... I>
+  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
+    return shape_of<type_list<Spaces...>>::position(i...);
+  }
+};
+template <std::ptrdiff_t... S>
+struct strided {
+  template <class... I>
+  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
+    std::ptrdiff_t pos = 0;
+    ((pos += std::ptrdiff_t(i) * S), ...);
+    return std::size_t(pos);
+  }
+};
+
+// Element (I...) of a symbol resolved against its block: at Base +
+// Addressing::position(I...) in buffer Src. Zero where a shifted index lies
+// outside its space, as ref reads.
+template <source Src, std::size_t Base, class Addressing, class... I>
+struct slot_ref {
+  using fluxion_node = void;
+  template <class Ix, class E>
+  FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {
+    if constexpr (is_ishift<Ix>::value) {
+      const int v = Ix::value(e);
+      return v >= 0 && v < Ix::space::extent;
+    } else {
+      return true;
+    }
+  }
+  template <class E>
+  FLUXION_HOST_DEVICE static constexpr std::size_t offset(const E& e) {
+    return Base + Addressing::position(I::value(e)...);
+  }
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
+    if constexpr ((is_ishift<I>::value || ...)) {
+      if (!(in_range<I>(e) && ...)) return typename C::scalar(0);
+    }
+    return c.template load<Src>(offset(e));
+  }
+};
+
+// Where the symbols of an evaluation live: the state and parameter blocks of
+// the layout and the block of the plan's scratch.
+template <class StateBlock, class ParamBlock, class ScratchBlock>
+struct resolver {
+  template <class Block, class Sym, class Seq>
+  struct strided_of;
+  template <class Block, class Sym, std::size_t... R>
+  struct strided_of<Block, Sym, std::index_sequence<R...>> {
+    using type = strided<Block::template stride<Sym>(R)...>;
+  };
+  template <class Block, class Sym, class Spaces = typename Sym::spaces>
+  struct addressing_of;
+  template <class Block, class Sym, class... Sp>
+  struct addressing_of<Block, Sym, type_list<Sp...>> {
+    using type = std::conditional_t<interleaved<typename Block::policy, Sym>,
+                                    typename strided_of<Block, Sym, std::make_index_sequence<sizeof...(Sp)>>::type,
+                                    row_major<Sp...>>;
+  };
+  template <source Src, class Block, class Sym, class... I>
+  using at = slot_ref<Src, Block::template base<Sym>(), typename addressing_of<Block, Sym>::type, I...>;
+  // Where Sym is read (class templates, not constexpr functions: those would
+  // be instantiated, and named, once per symbol with the whole layout in
+  // their names).
+  template <class Sym, class = void>
+  struct place {
+    using src = std::integral_constant<source, is_state<Sym> ? source::x : is_parameter<Sym> ? source::p : source::scratch>;
+    using block = std::conditional_t<is_state<Sym>, StateBlock, std::conditional_t<is_parameter<Sym>, ParamBlock, ScratchBlock>>;
+    using symbol = Sym;
+  };
+  template <class Sym>
+  struct place<Sym, std::void_t<typename Sym::base>> {  // tangent<S>: the direction
+    using S = typename Sym::base;
+    using src = std::integral_constant<source, is_alias<S> ? source::tangents : source::v>;
+    using block = std::conditional_t<is_alias<S>, ScratchBlock, std::conditional_t<is_state<S>, StateBlock, ParamBlock>>;
+    using symbol = S;
+  };
+  template <class Sym, class... I>
+  using slot = at<place<Sym>::src::value, typename place<Sym>::block, typename place<Sym>::symbol, I...>;
+};
+
+// E with every reference resolved by R (a resolver); otherwise the same
+// nodes, so it evaluates to the same value bit for bit.
+template <class E, class R>
+struct bind_expr {
+  using type = E;
+};
+template <class E, class R>
+using bind_t = typename bind_expr<E, R>::type;
+template <class Op, class A, class R>
+struct bind_expr<unary<Op, A>, R> {
+  using type = unary<Op, bind_t<A, R>>;
+};
+template <class Op, class A, class B, class R>
+struct bind_expr<binary<Op, A, B>, R> {
+  using type = binary<Op, bind_t<A, R>, bind_t<B, R>>;
+};
+template <class A, int N, class R>
+struct bind_expr<powi<A, N>, R> {
+  using type = powi<bind_t<A, R>, N>;
+};
+template <class C, class A, class B, class R>
+struct bind_expr<where_node<C, A, B>, R> {
+  using type = where_node<bind_t<C, R>, bind_t<A, R>, bind_t<B, R>>;
+};
+template <class Op, class Var, class A, class R>
+struct bind_expr<reduce<Op, Var, A>, R> {
+  using type = reduce<Op, Var, bind_t<A, R>>;
+};
+template <class Var, class A, class R>
+struct bind_expr<at_previous<Var, A>, R> {
+  using type = at_previous<Var, bind_t<A, R>>;
+};
+template <class Var, class A, class R>
+struct bind_expr<if_next<Var, A>, R> {
+  using type = if_next<Var, bind_t<A, R>>;
+};
+template <class Sym, class... I, class R>
+struct bind_expr<ref<Sym, I...>, R> {
+  using type = typename R::template slot<Sym, I...>;
+};
+
+// An equation (or scratch step) to write: its right-hand side bound by R and
+// its target, element Sym[Vars...] of output block Block, as a slot.
+template <class Target, class Vars, class Rhs>
+struct bound_equation {
+  using target = Target;
+  using vars = Vars;
+  using rhs = Rhs;
+};
+template <class Block, class Sym, class Vars>
+struct target_slot;
+template <class Block, class Sym, class... V>
+struct target_slot<Block, Sym, type_list<V...>> {
+  using type = typename resolver<Block, Block, Block>::template at<source::scratch, Block, Sym, V...>;
+};
+template <class Eqs, class Block, class R>
+struct bind_equations;
+template <class... Eq, class Block, class R>
+struct bind_equations<type_list<Eq...>, Block, R> {
+  using type = type_list<bound_equation<typename target_slot<Block, typename Eq::symbol, typename Eq::vars>::type,
+                                        typename Eq::vars, bind_t<typename Eq::rhs, R>>...>;
+};
+
+// Writes expression Rhs of element Target into `out` (of element type Out).
+template <class Target, class Rhs, class Ctx, class Out, class SO>
+struct element_writer {
   using value = typename Ctx::scalar;
   const Ctx& ctx;
   Out* out;
   SO stride;
   template <class Env>
   FLUXION_HOST_DEVICE void operator()(const Env& e) const {
-    store_value(out + std::ptrdiff_t(Block::template offset<Sym>(V::value(e)...)) * stride,
-                static_cast<value>(Rhs::eval(ctx, e)));
+    store_value(out + std::ptrdiff_t(Target::offset(e)) * stride, static_cast<value>(Rhs::eval(ctx, e)));
   }
 };
 
-template <class Block, class Eq, class Ctx, class Out, class SO>
+template <class Eq, class Ctx, class Out, class SO>
 FLUXION_HOST_DEVICE void write_equation(const Ctx& ctx, Out* out, SO stride) {
-  using writer = element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, Out, SO>;
+  using writer = element_writer<typename Eq::target, typename Eq::rhs, Ctx, Out, SO>;
   for_each_element<typename Eq::vars>::run(env<>{}, writer{ctx, out, stride});
 }
 
-template <class Block, class Ctx, class Out, class SO, class... Eq>
+template <class Ctx, class Out, class SO, class... Eq>
 FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, [[maybe_unused]] const Ctx& ctx,
                                          [[maybe_unused]] Out* out, [[maybe_unused]] SO stride) {
-  (write_equation<Block, Eq>(ctx, out, stride), ...);
+  (write_equation<Eq>(ctx, out, stride), ...);
 }
 
 // Writes outputs (equations that do not read each other: right-hand sides,
@@ -121,18 +268,16 @@ FLUXION_HOST_DEVICE void write_equations(type_list<Eq...>, [[maybe_unused]] cons
 // shape: dS[p,k], dE[p,k], dI[p,k], dR[p,k] are written together for each
 // (p, k), so that what they share (S[p,k] feeds dS and dE) is read once and
 // stays in registers only briefly.
-template <class Block, class Ctx, class Out, class SO, class Eqs>
+template <class Ctx, class Out, class SO, class Eqs>
 struct fused_writer;
-template <class Block, class Ctx, class Out, class SO, class... Eq>
-struct fused_writer<Block, Ctx, Out, SO, type_list<Eq...>> {
+template <class Ctx, class Out, class SO, class... Eq>
+struct fused_writer<Ctx, Out, SO, type_list<Eq...>> {
   const Ctx& ctx;
   Out* out;
   SO stride;
   template <class Env>
   FLUXION_HOST_DEVICE void operator()(const Env& e) const {
-    (element_writer<Block, typename Eq::symbol, typename Eq::vars, typename Eq::rhs, Ctx, Out, SO>{ctx, out,
-                                                                                                 stride}(e),
-     ...);
+    (element_writer<typename Eq::target, typename Eq::rhs, Ctx, Out, SO>{ctx, out, stride}(e), ...);
   }
 };
 
@@ -146,17 +291,17 @@ struct vars_of_equation {
   using type = typename Eq::vars;
 };
 
-template <class Block, class Ctx, class Out, class SO, class Eqs, class... Shapes>
+template <class Ctx, class Out, class SO, class Eqs, class... Shapes>
 FLUXION_HOST_DEVICE void write_fused(type_list<Shapes...>, [[maybe_unused]] const Ctx& ctx, [[maybe_unused]] Out* out,
                                      [[maybe_unused]] SO stride) {
   (for_each_element<Shapes>::run(
-       env<>{}, fused_writer<Block, Ctx, Out, SO, filter_t<has_vars<Shapes>::template test, Eqs>>{ctx, out, stride}),
+       env<>{}, fused_writer<Ctx, Out, SO, filter_t<has_vars<Shapes>::template test, Eqs>>{ctx, out, stride}),
    ...);
 }
 
-template <class Block, class Eqs, class Ctx, class Out, class SO>
+template <class Eqs, class Ctx, class Out, class SO>
 FLUXION_HOST_DEVICE void write_outputs(const Ctx& ctx, Out* out, SO stride) {
-  write_fused<Block, Ctx, Out, SO, Eqs>(unique_t<transform_t<vars_of_equation, Eqs>>{}, ctx, out, stride);
+  write_fused<Ctx, Out, SO, Eqs>(unique_t<transform_t<vars_of_equation, Eqs>>{}, ctx, out, stride);
 }
 
 // The outputs' one loop (Shape) with deferred scratch steps evaluated at the
@@ -182,18 +327,17 @@ struct nested_loop<type_list<D...>, type_list<R, Rs...>> {
   }
 };
 
-template <class ScratchBlock, class Steps, class Ctx>
+template <class Steps, class Ctx>
 struct deferred_hook;
-template <class ScratchBlock, class... S, class Ctx>
-struct deferred_hook<ScratchBlock, type_list<S...>, Ctx> {
+template <class... S, class Ctx>
+struct deferred_hook<type_list<S...>, Ctx> {
   using value = typename Ctx::scalar;
   const Ctx& ctx;
   value* scratch;
   template <class Prefix, class Step, class Env>
   FLUXION_HOST_DEVICE void one(const Env& e) const {
     if constexpr (std::is_same_v<typename Step::vars, Prefix>)
-      element_writer<ScratchBlock, typename Step::symbol, typename Step::vars, typename Step::rhs, Ctx, value,
-                     unit_stride>{ctx, scratch, {}}(e);
+      element_writer<typename Step::target, typename Step::rhs, Ctx, value, unit_stride>{ctx, scratch, {}}(e);
   }
   template <class Prefix, class Env>
   FLUXION_HOST_DEVICE void at(const Env& e) const {
@@ -201,10 +345,10 @@ struct deferred_hook<ScratchBlock, type_list<S...>, Ctx> {
   }
 };
 
-template <class Block, class Eqs, class Shape, class ScratchBlock, class Deferred, class Ctx, class Out, class SO>
+template <class Eqs, class Shape, class Deferred, class Ctx, class Out, class SO>
 FLUXION_HOST_DEVICE void write_outputs_deferred(const Ctx& ctx, typename Ctx::scalar* scratch, Out* out, SO stride) {
-  nested_loop<type_list<>, Shape>::run(env<>{}, deferred_hook<ScratchBlock, Deferred, Ctx>{ctx, scratch},
-                                       fused_writer<Block, Ctx, Out, SO, Eqs>{ctx, out, stride});
+  nested_loop<type_list<>, Shape>::run(env<>{}, deferred_hook<Deferred, Ctx>{ctx, scratch},
+                                       fused_writer<Ctx, Out, SO, Eqs>{ctx, out, stride});
 }
 
 // An equation's right-hand side replaced by its derivative along Direction.
@@ -279,20 +423,28 @@ struct evaluator {
   using rhs_plan = detail::evaluation_plan<typename traits::aliases, state_eqs>;
   using observe_plan = detail::evaluation_plan<typename traits::aliases, observable_eqs>;
 
-  template <class Plan, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
-  using context = detail::eval_context<T, layout, block<typename Plan::scratch_symbols>, SX, SP, V>;
+  template <class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
+  using context = detail::eval_context<T, SX, SP, V>;
   template <class Plan>
-  static constexpr std::size_t scratch_size = block<typename Plan::scratch_symbols>::size;
+  using scratch_block = block<typename Plan::scratch_symbols>;
+  template <class Plan>
+  static constexpr std::size_t scratch_size = scratch_block<Plan>::size;
+  // References of Plan's expressions resolved against the layout and its scratch.
+  template <class Plan>
+  using resolver = detail::resolver<typename layout::state, typename layout::param, scratch_block<Plan>>;
+  // Equations or steps of Plan, bound, writing into block Block.
+  template <class Plan, class Eqs, class Block>
+  using bound = typename detail::bind_equations<Eqs, Block, resolver<Plan>>::type;
 
   template <class Plan, class Ctx>
   FLUXION_HOST_DEVICE static void evaluate_scratch(const Ctx& ctx, typename Ctx::scalar* scratch) {
-    detail::write_equations<block<typename Plan::scratch_symbols>>(typename Plan::scratch_steps{}, ctx, scratch,
-                                                                  detail::unit_stride{});
+    detail::write_equations(bound<Plan, typename Plan::scratch_steps, scratch_block<Plan>>{}, ctx, scratch,
+                            detail::unit_stride{});
   }
   template <class Plan, class Direction, class Ctx>
   FLUXION_HOST_DEVICE static void evaluate_scratch_tangents(const Ctx& ctx, typename Ctx::scalar* tangents) {
     using steps = typename detail::directional_equations<typename Plan::scratch_steps, Direction>::type;
-    detail::write_equations<block<typename Plan::scratch_symbols>>(steps{}, ctx, tangents, detail::unit_stride{});
+    detail::write_equations(bound<Plan, steps, scratch_block<Plan>>{}, ctx, tangents, detail::unit_stride{});
   }
 
   // Evaluates the plan's scratch (and, along a direction, its tangents), then
@@ -307,21 +459,23 @@ struct evaluator {
                                            const T* FLUXION_RESTRICT v, std::ptrdiff_t vs, T* FLUXION_RESTRICT out,
                                            SO os) {
     V scratch[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
+    using outputs = bound<Plan, Eqs, Block>;
     if constexpr (std::is_void_v<Direction>) {
-      const context<Plan, SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs};
-      using scratch_block = block<typename Plan::scratch_symbols>;
-      detail::write_equations<scratch_block>(typename Plan::early_steps{}, ctx, scratch, detail::unit_stride{});
+      const context<SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs};
+      detail::write_equations(bound<Plan, typename Plan::early_steps, scratch_block<Plan>>{}, ctx, scratch,
+                              detail::unit_stride{});
       if constexpr (Plan::deferred_steps::size == 0)
-        detail::write_outputs<Block, Eqs>(ctx, out, os);
+        detail::write_outputs<outputs>(ctx, out, os);
       else
-        detail::write_outputs_deferred<Block, Eqs, typename Plan::output_shape, scratch_block,
-                                       typename Plan::deferred_steps>(ctx, scratch, out, os);
+        detail::write_outputs_deferred<outputs, typename Plan::output_shape,
+                                       bound<Plan, typename Plan::deferred_steps, scratch_block<Plan>>>(ctx, scratch,
+                                                                                                      out, os);
     } else {
       V tangents[scratch_size<Plan> > 0 ? scratch_size<Plan> : 1];
-      const context<Plan, SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs, tangents};
+      const context<SX, SP, V> ctx{V(t), x, xs, p, ps, scratch, v, vs, tangents};
       evaluate_scratch<Plan>(ctx, scratch);
       evaluate_scratch_tangents<Plan, Direction>(ctx, tangents);
-      detail::write_outputs<Block, Eqs>(ctx, out, os);
+      detail::write_outputs<outputs>(ctx, out, os);
     }
   }
 
@@ -437,7 +591,12 @@ struct evaluator {
     // The pattern walk (structure only) and the evaluation plan of the values.
     using walk = detail::jacobian_walk<row_block, col_block, equations, inputs>;
     using plan = detail::jacobian_plan<std::conditional_t<observables, observe_plan, rhs_plan>, equations, inputs>;
-    using value_walk = detail::jacobian_walk<row_block, col_block, equations, inputs, plan>;
+    // The values walk evaluates the plan's hoisted derivatives, bound.
+    struct bound_values {
+      template <class Eq, class Y>
+      using value = detail::bind_t<typename plan::template value<Eq, Y>, resolver<plan>>;
+    };
+    using value_walk = detail::jacobian_walk<row_block, col_block, equations, inputs, bound_values>;
     static constexpr std::size_t rows = row_block::size;
     static constexpr std::size_t columns = col_block::size;
   };
@@ -453,9 +612,9 @@ struct evaluator {
     for (std::size_t k = 0; k < shape::rows * shape::columns; ++k) out[std::ptrdiff_t(k) * js] = T(0);
     using plan = typename shape::plan;
     T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
-    const context<plan> ctx{t, x, xs, p, ps, scratch};
+    const context<> ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
-    detail::dense_sink<context<plan>> sink{&ctx, out, shape::columns, js};
+    detail::dense_sink<context<>> sink{&ctx, out, shape::columns, js};
     shape::value_walk::run(sink);
   }
 
@@ -469,9 +628,9 @@ struct evaluator {
     using shape = jacobian_shape<J>;
     using plan = typename shape::plan;
     T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
-    const context<plan> ctx{t, x, xs, p, ps, scratch};
+    const context<> ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
-    detail::values_sink<context<plan>> sink{&ctx, out, vs};
+    detail::values_sink<context<>> sink{&ctx, out, vs};
     shape::value_walk::run(sink);
   }
 

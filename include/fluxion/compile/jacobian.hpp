@@ -82,8 +82,9 @@ struct column_visitor {
   std::size_t row;
   template <class Env>
   FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
-    if (structure<D>::nonzero(e))
-      sink->template entry<V>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
+    if constexpr (!always_nonzero_v<D>)
+      if (!structure<D>::nonzero(e)) return;
+    sink->template entry<V>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
   }
 };
 
@@ -106,36 +107,66 @@ struct for_each_element<type_list<V, Vs...>> {
   }
 };
 
-template <class RowBlock, class ColBlock, class Eq, class Ys, class Values, class Sink>
+// One input block Y of a row: D, the derivative (structure and candidates),
+// and V, what is evaluated at its entries.
+template <class Y, class D, class V>
+struct column_block {
+  using input = Y;
+  using derivative = D;
+  using value = V;
+};
+
+// The input blocks of output block Eq whose derivative is not identically
+// zero, as column_blocks (no code is instantiated for the others).
+template <class Eq, class Ys, class Values>
+struct nonzero_blocks;
+template <class Eq, class Y, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
+struct nonzero_block {
+  using type = type_list<column_block<Y, block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>;
+};
+template <class Eq, class Y, class Values>
+struct nonzero_block<Eq, Y, Values, true> {
+  using type = type_list<>;
+};
+template <class Eq, class... Y, class Values>
+struct nonzero_blocks<Eq, type_list<Y...>, Values> {
+  using type = concat_t<typename nonzero_block<Eq, Y, Values>::type...>;
+};
+
+// Visits one row (an element of output block Sym[Vars...]) and, in it, the
+// columns of each non-zero input block. Parameterized by what it needs only
+// (the row's symbol and variables, the blocks), so that its functions' names
+// stay short.
+template <class RowBlock, class ColBlock, class Sym, class Vars, class Blocks, class Sink>
 struct row_visitor;
-template <class RowBlock, class ColBlock, class Eq, class... Y, class Values, class Sink>
-struct row_visitor<RowBlock, ColBlock, Eq, type_list<Y...>, Values, Sink> {
+template <class RowBlock, class ColBlock, class Sym, class Vars, class... B, class Sink>
+struct row_visitor<RowBlock, ColBlock, Sym, Vars, type_list<B...>, Sink> {
   Sink* sink;
-  template <class Y1, class Env>
-  FLUXION_HOST_DEVICE constexpr void columns(std::size_t row, const Env& e) const {
-    using D = block_derivative<Eq, Y1>;
-    if constexpr (!simplify::is_zero<D>) {
-      using V = typename Values::template value<Eq, Y1>;
-      for_each_candidate<D, typename wrt<Y1>::vars>::run(e, column_visitor<ColBlock, Y1, D, V, Sink>{sink, row});
-    }
+  // Every row of the block.
+  FLUXION_HOST_DEVICE static constexpr void run(Sink& s) {
+    if constexpr (sizeof...(B) > 0) for_each_element<Vars>::run(env<>{}, row_visitor{&s});
   }
   template <class Env>
   FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
-    const std::size_t row = block_offset<RowBlock, typename Eq::symbol, typename Eq::vars>::at(e);
+    const std::size_t row = block_offset<RowBlock, Sym, Vars>::at(e);
     sink->begin_row(row);
-    (columns<Y>(row, e), ...);
+    (for_each_candidate<typename B::derivative, typename wrt<typename B::input>::vars>::run(
+         e, column_visitor<ColBlock, typename B::input, typename B::derivative, typename B::value, Sink>{sink, row}),
+     ...);
   }
 };
 
 // Visits the structurally non-zero entries of d(rows)/d(columns) in CSR order.
+// Rows of an output block with no non-zero input block are skipped (sinks
+// see no begin_row for them; the pattern sink fills them in at the next row).
 template <class RowBlock, class ColBlock, class Eqs, class Ys, class Values = derivative_values>
 struct jacobian_walk;
 template <class RowBlock, class ColBlock, class... Eq, class Ys, class Values>
 struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, Values> {
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (for_each_element<typename Eq::vars>::run(env<>{},
-                                               row_visitor<RowBlock, ColBlock, Eq, Ys, Values, Sink>{&sink}),
+    (row_visitor<RowBlock, ColBlock, typename Eq::symbol, typename Eq::vars,
+                 typename nonzero_blocks<Eq, Ys, Values>::type, Sink>::run(sink),
      ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).

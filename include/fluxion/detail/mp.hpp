@@ -17,7 +17,9 @@ struct type_identity {
   using type = T;
 };
 
-// concat
+// concat. Eight lists a step, so that long lists of lists (filters over the
+// references of a large model) stay well within nvcc's limit on nested
+// instantiations.
 template <class... Ls>
 struct concat;
 template <>
@@ -32,16 +34,30 @@ template <class... A, class... B, class... Rest>
 struct concat<type_list<A...>, type_list<B...>, Rest...> {
   using type = typename concat<type_list<A..., B...>, Rest...>::type;
 };
+template <class... A, class... B, class... C, class... D, class... E, class... F, class... G, class... H,
+          class... Rest>
+struct concat<type_list<A...>, type_list<B...>, type_list<C...>, type_list<D...>, type_list<E...>, type_list<F...>,
+              type_list<G...>, type_list<H...>, Rest...> {
+  using type = typename concat<type_list<A..., B..., C..., D..., E..., F..., G..., H...>, Rest...>::type;
+};
 template <class... Ls>
 using concat_t = typename concat<Ls...>::type;
+
+// Whether two types are one (as std::is_same_v, but a concept: no variable
+// template specialization is instantiated per pair, see contains_v).
+template <class A, class B>
+concept same_type = std::is_same<A, B>::value;
 
 // contains
 template <class L, class T>
 struct contains;
 template <class T, class... Ts>
-struct contains<type_list<Ts...>, T> : std::bool_constant<(std::is_same_v<T, Ts> || ...)> {};
+struct contains<type_list<Ts...>, T> : std::bool_constant<(same_type<T, Ts> || ...)> {};
+// A concept rather than a variable template: the compiler names (mangles)
+// every variable template specialization it instantiates, and these are
+// instantiated for large expression types by the thousand.
 template <class L, class T>
-inline constexpr bool contains_v = contains<L, T>::value;
+concept contains_v = contains<L, T>::value;
 
 // index_of (size when absent)
 template <class L, class T>
@@ -51,7 +67,7 @@ struct index_of<type_list<>, T> : std::integral_constant<std::size_t, 0> {};
 template <class T, class H, class... Ts>
 struct index_of<type_list<H, Ts...>, T>
     : std::integral_constant<std::size_t,
-                             std::is_same_v<T, H> ? 0 : 1 + index_of<type_list<Ts...>, T>::value> {};
+                             same_type<T, H> ? 0 : 1 + index_of<type_list<Ts...>, T>::value> {};
 template <class L, class T>
 inline constexpr std::size_t index_of_v = index_of<L, T>::value;
 
@@ -74,10 +90,10 @@ template <class L, class T>
 struct push_unique;
 template <class... Ts, class T>
 struct push_unique<type_list<Ts...>, T> {
-  using type = std::conditional_t<(std::is_same_v<T, Ts> || ...), type_list<Ts...>, type_list<Ts..., T>>;
+  using type = std::conditional_t<(same_type<T, Ts> || ...), type_list<Ts...>, type_list<Ts..., T>>;
 };
 
-// unique: first occurrences, in order
+// unique: first occurrences, in order; eight elements a step (as concat).
 template <class Acc, class L>
 struct unique_impl;
 template <class Acc>
@@ -87,6 +103,17 @@ struct unique_impl<Acc, type_list<>> {
 template <class Acc, class H, class... Ts>
 struct unique_impl<Acc, type_list<H, Ts...>> {
   using type = typename unique_impl<typename push_unique<Acc, H>::type, type_list<Ts...>>::type;
+};
+template <class L, class... T>
+struct push_unique_each {
+  using type = L;
+};
+template <class L, class H, class... T>
+struct push_unique_each<L, H, T...> : push_unique_each<typename push_unique<L, H>::type, T...> {};
+template <class Acc, class T1, class T2, class T3, class T4, class T5, class T6, class T7, class T8, class... Ts>
+struct unique_impl<Acc, type_list<T1, T2, T3, T4, T5, T6, T7, T8, Ts...>> {
+  using type = typename unique_impl<typename push_unique_each<Acc, T1, T2, T3, T4, T5, T6, T7, T8>::type,
+                                    type_list<Ts...>>::type;
 };
 template <class L>
 using unique_t = typename unique_impl<type_list<>, L>::type;

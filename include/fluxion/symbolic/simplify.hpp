@@ -19,8 +19,9 @@ template <class T>
 struct is_lit : std::false_type {};
 template <std::uint64_t B>
 struct is_lit<lit_bits<B>> : std::true_type {};
+// Concepts rather than variable templates, as detail::contains_v.
 template <class T>
-inline constexpr bool is_lit_v = is_lit<T>::value;
+concept is_lit_v = is_lit<T>::value;
 
 // A condition on indices known at compile time (condition.hpp).
 template <class T>
@@ -29,11 +30,11 @@ template <bool B>
 struct is_truth<index_truth<B>> : std::true_type {};
 
 template <class T>
-inline constexpr bool is_zero = std::is_same_v<T, zero>;
+concept is_zero = std::is_same_v<T, zero>;
 template <class T>
-inline constexpr bool is_one = std::is_same_v<T, one>;
+concept is_one = std::is_same_v<T, one>;
 template <class T>
-inline constexpr bool is_minus_one = std::is_same_v<T, lit<-1.0>>;
+concept is_minus_one = std::is_same_v<T, lit<-1.0>>;
 
 template <class T>
 struct is_neg : std::false_type {};
@@ -139,7 +140,7 @@ constexpr auto binary_impl() {
   } else if constexpr (std::is_same_v<Op, op::sub>) {
     if constexpr (is_zero<B>) return id<A>{};
     else if constexpr (is_zero<A>) return id<neg<B>>{};
-    else if constexpr (std::is_same_v<A, B>) return id<zero>{};
+    else if constexpr (detail::same_type<A, B>) return id<zero>{};
     else if constexpr (lits) return id<norm_lit<A::value - B::value>>{};
     else if constexpr (is_neg<B>::value) return id<add<A, decltype(B::a)>>{};
     else if constexpr (negative_term<B>::value) return id<add<A, typename negative_term<B>::negated>>{};
@@ -159,7 +160,7 @@ constexpr auto binary_impl() {
   } else if constexpr (std::is_same_v<Op, op::div>) {
     if constexpr (is_zero<A>) return id<zero>{};
     else if constexpr (is_one<B>) return id<A>{};
-    else if constexpr (std::is_same_v<A, B>) return id<one>{};
+    else if constexpr (detail::same_type<A, B>) return id<one>{};
     else if constexpr (lits) {
       if constexpr (B::value != 0.0) return id<norm_lit<A::value / B::value>>{};
       else return id<binary<Op, A, B>>{};
@@ -173,7 +174,7 @@ constexpr auto binary_impl() {
     } else {
       return id<binary<Op, A, B>>{};
     }
-  } else if constexpr ((std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) && std::is_same_v<A, B>) {
+  } else if constexpr ((std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) && detail::same_type<A, B>) {
     return id<A>{};
   } else if constexpr (std::is_same_v<Op, op::min> && lits) {
     // math::min's rule: the first operand at a tie, NaN from either.
@@ -208,7 +209,7 @@ constexpr auto powi_impl() {
 // A condition on indices known to hold (or fail) picks its branch now.
 template <class Cond, class A, class B>
 constexpr auto where_impl() {
-  if constexpr (std::is_same_v<A, B>) return id<A>{};
+  if constexpr (detail::same_type<A, B>) return id<A>{};
   else if constexpr (is_truth<Cond>::value) return id<std::conditional_t<Cond::value, A, B>>{};
   else return id<where_node<Cond, A, B>>{};
 }
@@ -287,7 +288,7 @@ using make_guard = make_where<make_inside<Space, I>, A, zero>;
 // elements, 0.
 template <class I, class J>
 using make_kdelta = std::conditional_t<
-    std::is_same_v<I, J>, one,
+    detail::same_type<I, J>, one,
     std::conditional_t<is_ifix<I>::value && is_ifix<J>::value, zero, kdelta<I, J>>>;
 
 template <class Op, class V, class A>

@@ -13,6 +13,65 @@
 namespace fluxion {
 
 template <class E>
+struct structure;
+
+// f(0) = 0 for these: zero in, zero out (structure<unary> and
+// detail::always_nonzero<unary> both read this one list).
+template <class Op>
+inline constexpr bool keeps_zero = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
+                                   std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
+                                   std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>;
+
+namespace detail {
+// Whether structure<E>::nonzero is true at every element where E's own
+// shifted indices lie in their spaces, judged from the type alone (false
+// when unsure). Structure checks skip such subexpressions instead of
+// instantiating a check for each of their nodes: the answer is the same, and
+// a Jacobian's pattern code shrinks to the deltas, shifts and conditions that
+// decide it.
+template <class E>
+struct always_nonzero : std::true_type {};  // time, named constants, conditions: as structure<E>
+template <std::uint64_t B>
+struct always_nonzero<lit_bits<B>> : std::bool_constant<lit_bits<B>::value != 0.0> {};
+template <class I, class J>
+struct always_nonzero<kdelta<I, J>> : std::false_type {};
+// A read is non-zero where its shifted indices are in range (never judged
+// here: a shifted read is not always non-zero); an alias read also where its
+// body is, known here for scalar aliases (their body is read as it is).
+template <class Sym, class... I>
+struct always_nonzero<ref<Sym, I...>> : std::bool_constant<!(is_ishift<I>::value || ...)> {};
+template <class Sym>
+  requires symbol_expansion<Sym>::is_alias
+struct always_nonzero<ref<Sym>> : always_nonzero<typename symbol_expansion<Sym>::body> {};
+template <class Sym, class I, class... Is>
+  requires symbol_expansion<Sym>::is_alias
+struct always_nonzero<ref<Sym, I, Is...>> : std::false_type {};
+template <class Op, class A>
+struct always_nonzero<unary<Op, A>> : std::bool_constant<!keeps_zero<Op> || always_nonzero<A>::value> {};
+template <class Op, class A, class B>
+struct always_nonzero<binary<Op, A, B>>
+    : std::bool_constant<std::is_same_v<Op, op::mul>   ? always_nonzero<A>::value && always_nonzero<B>::value
+                         : std::is_same_v<Op, op::div> ? always_nonzero<A>::value
+                         : (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> ||
+                            std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>)
+                             ? always_nonzero<A>::value || always_nonzero<B>::value
+                             : true> {};
+template <class A, int N>
+struct always_nonzero<powi<A, N>> : std::bool_constant<(N <= 0) || always_nonzero<A>::value> {};
+template <class C, class A, class B>
+struct always_nonzero<where_node<C, A, B>> : std::bool_constant<always_nonzero<A>::value && always_nonzero<B>::value> {};
+template <class Op, class V, class A>
+struct always_nonzero<reduce<Op, V, A>> : always_nonzero<A> {};
+template <class V, class A>
+struct always_nonzero<at_previous<V, A>> : std::false_type {};
+template <class V, class A>
+struct always_nonzero<if_next<V, A>> : std::false_type {};
+
+template <class E>
+concept always_nonzero_v = always_nonzero<E>::value;
+}  // namespace detail
+
+template <class E>
 struct structure {
   // Time, named constants and anything not listed: may be non-zero.
   template <class Env>
@@ -50,24 +109,20 @@ struct structure<ref<Sym, I...>> {
     if (!(ref<Sym, I...>::template in_range<I>(e) && ...)) return false;
     if constexpr (symbol_expansion<Sym>::is_alias) {
       using X = symbol_expansion<Sym>;
-      return structure<detail::read_at_t<typename X::body, typename X::vars, I...>>::nonzero(e);
+      using B = detail::read_at_t<typename X::body, typename X::vars, I...>;
+      if constexpr (detail::always_nonzero_v<B>) return true;
+      else return structure<B>::nonzero(e);
     } else {
       return true;
     }
   }
 };
 
-// f(0) = 0 for these: zero in, zero out.
-template <class Op>
-inline constexpr bool keeps_zero = std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
-                                   std::is_same_v<Op, op::sign> || std::is_same_v<Op, op::sqrt> ||
-                                   std::is_same_v<Op, op::sin> || std::is_same_v<Op, op::tanh>;
-
 template <class Op, class A>
 struct structure<unary<Op, A>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    if constexpr (keeps_zero<Op>) return structure<A>::nonzero(e);
+    if constexpr (keeps_zero<Op> && !detail::always_nonzero_v<A>) return structure<A>::nonzero(e);
     else return true;
   }
 };
@@ -77,12 +132,17 @@ struct structure<binary<Op, A, B>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
     if constexpr (std::is_same_v<Op, op::mul>) {
-      return structure<A>::nonzero(e) && structure<B>::nonzero(e);
+      if constexpr (detail::always_nonzero_v<A> && detail::always_nonzero_v<B>) return true;
+      else if constexpr (detail::always_nonzero_v<A>) return structure<B>::nonzero(e);
+      else if constexpr (detail::always_nonzero_v<B>) return structure<A>::nonzero(e);
+      else return structure<A>::nonzero(e) && structure<B>::nonzero(e);
     } else if constexpr (std::is_same_v<Op, op::div>) {
-      return structure<A>::nonzero(e);
+      if constexpr (detail::always_nonzero_v<A>) return true;
+      else return structure<A>::nonzero(e);
     } else if constexpr (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> ||
                          std::is_same_v<Op, op::min> || std::is_same_v<Op, op::max>) {
-      return structure<A>::nonzero(e) || structure<B>::nonzero(e);
+      if constexpr (detail::always_nonzero_v<A> || detail::always_nonzero_v<B>) return true;
+      else return structure<A>::nonzero(e) || structure<B>::nonzero(e);
     } else {
       return true;
     }
@@ -93,7 +153,7 @@ template <class A, int N>
 struct structure<powi<A, N>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    if constexpr (N > 0) return structure<A>::nonzero(e);
+    if constexpr (N > 0 && !detail::always_nonzero_v<A>) return structure<A>::nonzero(e);
     else return true;
   }
 };
@@ -145,10 +205,21 @@ template <class C, class A, class B>
 struct structure<where_node<C, A, B>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    const int truth = condition_truth<C>::at(e);
-    if (truth == 1) return structure<A>::nonzero(e);
-    if (truth == 0) return structure<B>::nonzero(e);
-    return structure<A>::nonzero(e) || structure<B>::nonzero(e);
+    if constexpr (detail::always_nonzero_v<A> && detail::always_nonzero_v<B>) {
+      return true;
+    } else {
+      // As below with the branch known to be non-zero taken as true.
+      const int truth = condition_truth<C>::at(e);
+      if constexpr (detail::always_nonzero_v<A>) {
+        return truth == 0 ? structure<B>::nonzero(e) : true;
+      } else if constexpr (detail::always_nonzero_v<B>) {
+        return truth == 1 ? structure<A>::nonzero(e) : true;
+      } else {
+        if (truth == 1) return structure<A>::nonzero(e);
+        if (truth == 0) return structure<B>::nonzero(e);
+        return structure<A>::nonzero(e) || structure<B>::nonzero(e);
+      }
+    }
   }
 };
 
@@ -158,7 +229,8 @@ struct structure<reduce<Op, V, A>> {
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
     constexpr bool all = std::is_same_v<Op, op::prod>;  // a product is zero when any factor is
     for (int i = 0; i < V::space::extent; ++i) {
-      const bool nz = structure<A>::nonzero(e.template bind<V>(i));
+      bool nz = true;
+      if constexpr (!detail::always_nonzero_v<A>) nz = structure<A>::nonzero(e.template bind<V>(i));
       if (all && !nz) return false;
       if (!all && nz) return true;
     }
@@ -171,7 +243,8 @@ struct structure<at_previous<V, A>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
     const int k = V::value(e);
-    return k > 0 && structure<A>::nonzero(e.template rebind<V>(k - 1));
+    if constexpr (detail::always_nonzero_v<A>) return k > 0;
+    else return k > 0 && structure<A>::nonzero(e.template rebind<V>(k - 1));
   }
 };
 
@@ -179,7 +252,8 @@ template <class V, class A>
 struct structure<if_next<V, A>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    return V::value(e) + 1 < V::space::extent && structure<A>::nonzero(e);
+    if constexpr (detail::always_nonzero_v<A>) return V::value(e) + 1 < V::space::extent;
+    else return V::value(e) + 1 < V::space::extent && structure<A>::nonzero(e);
   }
 };
 

@@ -1,0 +1,74 @@
+// Reproducer for issue 14, section 3: cudafe++ (nvcc 13.0) spends time
+// EXPONENTIAL in expression depth in its *back end* (`-Xcudafe --timing`
+// "Back end time"), not in parsing or instantiation, as soon as any class
+// template is instantiated over the subexpression types of a lowered fluxion
+// expression. g++ and cudafe++'s own front end are unaffected.
+//
+// One state, one parameter, d(x) = chain<EDG_N>() with chain<N> = chain<N-1> * a + x
+// (2N nested binary nodes). cudafe++ back-end CPU seconds, 2 busy cores:
+//   N = 2: 0.45   N = 6: 0.73   N = 7: 2.1   N = 8: 7.7   N = 10: 97
+// (about x1.9 per binary node). Bisected in scratch copies of the headers:
+// model_traits<lowered<m>> alone costs it (-DEDG_TST=none, which names
+// model_traits<...>::equations: 5.4 s back end at EDG_N = 8 under nvcc; 4.4-6 s
+// in the bisection), and within model_traits the alias analysis, i.e.
+// refs_of / aliases_read over the right-hand side (3.4 s with everything
+// after `aliases` stripped, 0.4 s with `roots` only); a 3-line
+// count<binary<Op,A,B>> recursion over the lowered right-hand side costs the
+// same 3.4 s. Validation (`valid`), state_equations, and the evaluation code
+// (memberless bound nodes, explicit return types: 7.7 -> 5.9 s only) are not
+// the cause. Hand-written look-alikes of binary/ref (data members,
+// __host__ __device__ static eval templates, fixed_string NTTPs, types built
+// through NTTP values as fluxion's lower_node does) do NOT reproduce it, so
+// the trigger in fluxion's lowered types is still to be found.
+//
+// nvcc -std=c++20 -arch=sm_90 -Iinclude -DEDG_N=8 -Xcudafe --timing -c bench/compile_scaling/edg_chain.cu
+#include <fluxion/fluxion.hpp>
+
+#ifndef EDG_N
+#define EDG_N 8
+#endif
+#define EDG_TST_none 0
+#define EDG_TST_conv 1
+#define EDG_TST_rhs 2
+#ifndef EDG_TST
+#define EDG_TST rhs
+#endif
+#define EDG_TST_ID2(e) EDG_TST_##e
+#define EDG_TST_ID(e) EDG_TST_ID2(e)
+
+namespace edg_chain {
+namespace fx = fluxion;
+constexpr fx::state<"x"> x;
+constexpr fx::param<"a"> a;
+template <int K>
+constexpr auto chain() {
+  if constexpr (K == 0) return x;
+  else return chain<K - 1>() * a + x;
+}
+constexpr auto m = fx::model(fx::states(x), fx::params(a), fx::d(x) = chain<EDG_N>());
+using M = fx::compiled<m, double>;
+using Eq = fx::detail::at_t<typename fx::model_traits<fx::lowered<m>>::equations, 0>;
+using R = std::remove_cv_t<decltype(Eq::rhs)>;
+
+template <class Op, class A, class B>
+struct mnode {};
+template <class E>
+struct conv {
+  using type = E;
+};
+template <class Op, class A, class B>
+struct conv<fx::binary<Op, A, B>> {
+  using type = mnode<Op, typename conv<A>::type, typename conv<B>::type>;
+};
+}  // namespace edg_chain
+
+#if EDG_TST_ID(EDG_TST) == EDG_TST_none
+int edg_chain_size() { return sizeof(edg_chain::R); }
+#elif EDG_TST_ID(EDG_TST) == EDG_TST_conv
+int edg_chain_size() { return sizeof(typename edg_chain::conv<edg_chain::R>::type); }
+#else
+__global__ void edg_chain_rhs(double t, const double* x, const double* p, double* dx, long B) {
+  const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < B) edg_chain::M{}.rhs(t, x + i, B, p + i, B, dx + i, B);
+}
+#endif
