@@ -209,8 +209,8 @@ struct log_density_sink {
   T grad[Gradient ? columns : 1] = {};
   // At the current save time:
   std::size_t save_index = 0;
-  T mu[nobs > 0 ? nobs : 1];
-  T dmu[Gradient ? (nobs > 0 ? nobs : 1) * columns : 1];
+  T mu[nobs > 0 ? nobs : 1] = {};
+  T dmu[Gradient ? (nobs > 0 ? nobs : 1) * columns : 1] = {};
 
   template <int... R, int... C>
   FLUXION_HOST_DEVICE void add_ox(const T* v, const T* sens, std::integer_sequence<int, R...>,

@@ -146,7 +146,7 @@ struct rodas_step {
     for (int i = 0; i < n; ++i) u[i] = y[i] + (T(0) + ... + (T(Method::a[I][J]) * k[J][i]));
   }
   template <int I, int... J>
-  FLUXION_HOST_DEVICE T coupling(int i, std::integer_sequence<int, J...>) const {
+  FLUXION_HOST_DEVICE T coupling([[maybe_unused]] int i, std::integer_sequence<int, J...>) const {
     return (T(0) + ... + (T(Method::C[I][J]) * k[J][i]));
   }
   template <int R, int... J>
