@@ -21,6 +21,17 @@
 // through NTTP values as fluxion's lower_node does) do NOT reproduce it, so
 // the trigger in fluxion's lowered types is still to be found.
 //
+// Later finding (-DEDG_TST=conv, cudafe++ back-end CPU s, 2 busy cores): with
+// lower_node<binary>::type<V> = binary<Op, lowered<V.a>, lowered<V.b>>
+// instead of simplify::make_binary<...> (= decltype(binary_impl<Op, A, B>())::type,
+// a deduced-return-type constexpr function per node), N = 8 falls from 4.7-6.0
+// to 1.6 and N = 10 from 97 to 14: types made as decltype of deduced-return-type
+// function instantiations are one trigger. Still ~1.7x per node without them;
+// naming lower_node<A>::type<V.a> instead of lowered<V.a> (no decltype(V))
+// changes nothing (12.6 at N = 10) and makes cudafe++ emit invalid host code
+// ("'__T8' was not declared"). Next: simplify through class-template
+// specializations rather than constexpr functions with if constexpr.
+//
 // nvcc -std=c++20 -arch=sm_90 -Iinclude -DEDG_N=8 -Xcudafe --timing -c bench/compile_scaling/edg_chain.cu
 #include <fluxion/fluxion.hpp>
 
