@@ -29,8 +29,18 @@
 // function instantiations are one trigger. Still ~1.7x per node without them;
 // naming lower_node<A>::type<V.a> instead of lowered<V.a> (no decltype(V))
 // changes nothing (12.6 at N = 10) and makes cudafe++ emit invalid host code
-// ("'__T8' was not declared"). Next: simplify through class-template
-// specializations rather than constexpr functions with if constexpr.
+// ("'__T8' was not declared"). A fast path that makes plain nodes without
+// calling binary_impl, through `typename binary_made<Op, A, B, Plain>::type`,
+// does NOT help (88 s at N = 10; 107 s with only the literal tests): neither
+// the rule predicates nor the constexpr function are the cost, but passing a
+// member typedef (`typename X<...>::type`, or decltype(...)::type) as the
+// operand of the next level. The likely mechanism: each level's operand
+// carries sugar (the typedef, naming A and B) beside its canonical type
+// (naming A and B again), and the back end walks both: 2^N. Next: make the
+// types that flow down canonical template-ids (alias templates that name the
+// node directly, as lower_node<binary> without make_binary does), e.g.
+// dispatch the simplification rules to alias templates of partial
+// specializations whose results are spelled as node template-ids.
 //
 // nvcc -std=c++20 -arch=sm_90 -Iinclude -DEDG_N=8 -Xcudafe --timing -c bench/compile_scaling/edg_chain.cu
 #include <fluxion/fluxion.hpp>
