@@ -123,14 +123,11 @@ int main(int argc, char** argv) {
   std::printf("NLopt L-BFGS: status %d, %d log-density evaluations, -log p = %.6f, max |gradient| = %.2e\n",
               int(status), ctx.evaluations, best, gnorm);
   std::printf("%-6s %10s %10s\n", "", "fit", "truth");
-  bool near = true;
-  for (int j = 0; j < n_unknowns; ++j) {
-    std::printf("%-6s %10.4f %10.4f\n", names[j], x[j], true_values[j]);
-    // R0 = beta / gamma and the reporting rate are what the data pin down.
-  }
+  for (int j = 0; j < n_unknowns; ++j) std::printf("%-6s %10.4f %10.4f\n", names[j], x[j], true_values[j]);
+  // R0 = beta / gamma and the reporting rate are what the data pin down.
   const double r0_fit = x[0] / x[2], r0_true = true_values[0] / true_values[2];
   std::printf("R0     %10.4f %10.4f\n", r0_fit, r0_true);
-  near = std::abs(r0_fit / r0_true - 1) < 0.1 && std::abs(x[3] / true_values[3] - 1) < 0.3 && gnorm < 1e-3 &&
+  const bool near = std::abs(r0_fit / r0_true - 1) < 0.1 && std::abs(x[3] / true_values[3] - 1) < 0.3 && gnorm < 1e-3 &&
          status > 0;
 
   // Replay: 200 posterior-predictive series at the fit, keyed (seed, draw, 0, day).

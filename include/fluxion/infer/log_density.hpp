@@ -401,8 +401,8 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                                                   std::span<const series_data<typename M::scalar>> data,
                                                   const Pri& pri, bool gradient, std::vector<typename M::scalar>& atol) {
   using T = typename M::scalar;
+  // The problem itself is checked with the system it integrates, by the caller.
   const ode_problem<T> out = gradient ? sensitivity_problem<M>(pr, atol) : pr;
-  check_problem(pr, M::n_states);
   if (data.size() != Lik::size)
     throw data_error("likelihood", data_error::no_index,
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +

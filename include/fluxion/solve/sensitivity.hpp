@@ -100,40 +100,46 @@ struct sensitivity_system {
   using jp = detail::jacobian_entries<M, M::jacobian::p>;
   static constexpr std::size_t n = model_states;
 
-  // out_j += J_x S_j for every column j, entry by entry.
+  // out_j += J_x S_j for every column j, entry by entry (S_j at s, elements
+  // ss apart; out_j elements os apart).
   template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_jx_s(const T* vx, const T* s, std::size_t j, T* out,
+  FLUXION_HOST_DEVICE static void add_jx_s(const T* vx, const T* s, std::ptrdiff_t ss, T* out, std::ptrdiff_t os,
                                            std::integer_sequence<int, R...>, std::integer_sequence<int, C...>) {
     std::size_t e = 0;
-    ((out[std::size_t(R)] += vx[e] * s[j * n + std::size_t(C)], ++e), ...);
+    ((out[R * os] += vx[e] * s[C * ss], ++e), ...);
   }
-  // out_c += J_p[:, c] for the parameter columns c.
+  // out_c += J_p[:, c] for the parameter columns c (columns n elements apart).
   template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_jp(const T* vp, T* out, std::integer_sequence<int, R...>,
+  FLUXION_HOST_DEVICE static void add_jp(const T* vp, T* out, std::ptrdiff_t os, std::integer_sequence<int, R...>,
                                          std::integer_sequence<int, C...>) {
     std::size_t e = 0;
-    ((out[std::size_t(C) * n + std::size_t(R)] += vp[e], ++e), ...);
+    ((out[(std::ptrdiff_t(C) * std::ptrdiff_t(n) + R) * os] += vp[e], ++e), ...);
   }
 
  public:
   FLUXION_HOST_DEVICE_CALL void rhs(T t, const T* z, std::ptrdiff_t zs, const T* p, std::ptrdiff_t ps, T* dz,
                                     std::ptrdiff_t dzs) const {
-    T y[n], s[n * columns], ds[n * columns];
+    // S is read from z and S' accumulated in dz where they lie (no copies:
+    // this runs at every stage).
+    T y[n];
     for (std::size_t i = 0; i < n; ++i) y[i] = z[std::ptrdiff_t(i) * zs];
-    for (std::size_t k = 0; k < n * columns; ++k) s[k] = z[std::ptrdiff_t(n + k) * zs], ds[k] = T(0);
     model.rhs(t, y, 1, p, ps, dz, dzs);
-    T vx[jx::nnz > 0 ? jx::nnz : 1];
+    const T* s = z + std::ptrdiff_t(n) * zs;
+    T* ds = dz + std::ptrdiff_t(n) * dzs;
+    for (std::size_t k = 0; k < n * columns; ++k) ds[std::ptrdiff_t(k) * dzs] = T(0);
     if constexpr (jx::nnz > 0) {
+      T vx[jx::nnz];
       model.template jacobian_values<M::jacobian::x>(t, y, 1, p, ps, vx, 1);
-      for (std::size_t j = 0; j < columns; ++j)
-        add_jx_s(vx, s, j, ds + j * n, typename jx::rows{}, typename jx::columns{});
+      for (std::size_t j = 0; j < columns; ++j) {
+        const std::ptrdiff_t at = std::ptrdiff_t(j * n);
+        add_jx_s(vx, s + at * zs, zs, ds + at * dzs, dzs, typename jx::rows{}, typename jx::columns{});
+      }
     }
     if constexpr (jp::nnz > 0) {
       T vp[jp::nnz];
       model.template jacobian_values<M::jacobian::p>(t, y, 1, p, ps, vp, 1);
-      add_jp(vp, ds, typename jp::rows{}, typename jp::columns{});
+      add_jp(vp, ds, dzs, typename jp::rows{}, typename jp::columns{});
     }
-    for (std::size_t k = 0; k < n * columns; ++k) dz[std::ptrdiff_t(n + k) * dzs] = ds[k];
   }
   FLUXION_HOST_DEVICE void rhs(T t, const T* z, const T* p, T* dz) const { rhs(t, z, 1, p, 1, dz, 1); }
 };
