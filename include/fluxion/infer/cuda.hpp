@@ -1,15 +1,20 @@
 #pragma once
 // Log-densities and their gradients on the GPU: one thread a trajectory,
-// each with its own steps, the likelihood folded in at the save times (no
-// trajectory is written to memory). CUDA translation units only.
+// each with its own steps. At the save times a thread records only the
+// observables (and their derivatives) in its slot of a scratch buffer, and
+// evaluates the densities after its integration, when the warp's threads
+// run together (no trajectory is written to memory). CUDA translation units
+// only.
 //
 //   fx::log_density_buffers<double> out{value_dev, gradients_dev, status_dev};
 //   fx::cuda::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0_dev), fx::soa(p_dev), out, stream);
 //
 // The likelihood, priors, problem and data are host objects, checked on the
 // host before anything is launched (as fx::host::log_density checks them);
-// the data, save times and tolerances travel to the device in one small
-// stream-ordered allocation, freed after the kernel. x0, p and the outputs
+// the data, save times and tolerances travel to the device in one
+// stream-ordered allocation with the scratch (resident threads x save times
+// x observables x (1 + columns) values, at most 512 MiB: fewer threads
+// are launched beyond), freed after the kernel. x0, p and the outputs
 // are device memory the caller owns: value[b]; gradients [column][trajectory]
 // (the parameters, then the initial states; an empty span asks for the
 // value alone, which integrates the model without sensitivities); status[b];
@@ -44,21 +49,44 @@ namespace cuda {
 
 namespace detail {
 
+// One thread a trajectory; each resident thread keeps its deferred terms in
+// its slot of `scratch` (slots gridDim.x * blockDim.x apart).
 template <class Method, bool Gradient, class M, class Lik, class Pri, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS)
     log_density_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
                        Pri pri, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
                        strides ps, T* __restrict__ value, T* __restrict__ gradients,
-                       solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
-  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
-       b += std::size_t(gridDim.x) * blockDim.x) {
+                       solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ scratch) {
+  const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;
+  const fluxion::detail::deferred_terms<T> deferred{scratch + slot, std::ptrdiff_t(slots)};
+  for (std::size_t b = slot; b < count; b += slots) {
     const auto i = std::ptrdiff_t(b);
     solve_statistics st{};
-    status[b] = fluxion::detail::trajectory_log_density<Method, Gradient>(
+    status[b] = fluxion::detail::trajectory_log_density<Method, Gradient, true>(
         m, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
-        Gradient ? gradients + i : nullptr, std::ptrdiff_t(count), st);
+        Gradient ? gradients + i : nullptr, std::ptrdiff_t(count), st, deferred);
     if (stats) stats[b] = st;
   }
+}
+
+// The grid of the log-density kernel: at most the threads the device keeps
+// resident (each with a scratch slot), and fewer when their scratch would
+// exceed `budget` bytes.
+template <class Kernel>
+unsigned log_density_blocks(Kernel* kernel, std::size_t count, std::size_t slot_bytes, std::size_t budget) {
+  using fluxion::detail::check_cuda;
+  constexpr const char* what = "the log-density kernel's occupancy";
+  int device = 0, sms = 0, per_sm = 0;
+  check_cuda(cudaGetDevice(&device), what);
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(block_threads), 0), what);
+  std::size_t blocks = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
+  const std::size_t needed = grid_blocks(count);
+  if (needed < blocks) blocks = needed;
+  const std::size_t affordable = budget / (slot_bytes * block_threads > 0 ? slot_bytes * block_threads : 1);
+  if (affordable < blocks) blocks = affordable > 0 ? affordable : 1;
+  return unsigned(blocks);
 }
 
 // Bytes of host data laid out for one copy to the device, each piece aligned.
@@ -118,6 +146,19 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   detail::check_device_memory("log-density", cv);
   detail::check_device_memory("status", cst);
   if (count == 0) return;
+  // Each resident thread's deferred terms: every observable (and its
+  // derivatives) at every save time.
+  using sink_t = fluxion::detail::log_density_sink<M, Lik, true, true>;
+  using value_sink_t = fluxion::detail::log_density_sink<M, Lik, false, true>;
+  const std::size_t slot_bytes =
+      std::size_t(gradient ? sink_t::record : value_sink_t::record) * (o.n_save > 0 ? o.n_save : 1) * sizeof(T);
+  constexpr std::size_t scratch_budget = std::size_t(1) << 29;
+  const unsigned blocks =
+      gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes,
+                                            scratch_budget)
+               : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count,
+                                            slot_bytes, scratch_budget);
+  const std::size_t slots = std::size_t(blocks) * detail::block_threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
   detail::staging host;
@@ -133,9 +174,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const std::size_t views_bytes = (data.size() > 0 ? data.size() : 1) * sizeof(fluxion::detail::series_view<T>);
   const std::size_t at_views = (host.bytes.size() + 15) / 16 * 16;
   host.bytes.resize(at_views + views_bytes);
+  // The scratch follows the data in the same allocation (not copied).
+  const std::size_t at_scratch = (host.bytes.size() + 255) / 256 * 256;
   unsigned char* device = nullptr;
-  fluxion::detail::check_cuda(cudaMallocAsync(reinterpret_cast<void**>(&device), host.bytes.size(), stream),
-                              "cudaMallocAsync of the log-density's data");
+  fluxion::detail::check_cuda(
+      cudaMallocAsync(reinterpret_cast<void**>(&device), at_scratch + slots * slot_bytes, stream),
+      "cudaMallocAsync of the log-density's data and scratch");
   for (std::size_t k = 0; k < data.size(); ++k) {
     const fluxion::detail::series_view<T> v{
         reinterpret_cast<const observation<T>*>(device + offsets[k].values),
@@ -150,18 +194,18 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   o.save_times = o.n_save ? reinterpret_cast<const T*>(device + at_save) : nullptr;
   o.atol_per_state = o.atol_per_state ? reinterpret_cast<const T*>(device + at_atol) : nullptr;
   const auto* views = reinterpret_cast<const fluxion::detail::series_view<T>*>(device + at_views);
+  T* scratch = reinterpret_cast<T*>(device + at_scratch);
 
   constexpr unsigned threads = detail::block_threads;
-  const unsigned blocks = detail::grid_blocks(count);
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   if (gradient)
     detail::log_density_kernel<Method, true><<<blocks, threads, 0, stream>>>(
         m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data,
-        with_stats ? cstat.data : nullptr);
+        with_stats ? cstat.data : nullptr, scratch);
   else
     detail::log_density_kernel<Method, false><<<blocks, threads, 0, stream>>>(
         m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, static_cast<T*>(nullptr), cst.data,
-        with_stats ? cstat.data : nullptr);
+        with_stats ? cstat.data : nullptr, scratch);
   const cudaError_t launched = cudaGetLastError();
   cudaFreeAsync(device, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion log-density kernel");

@@ -188,9 +188,25 @@ FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials
   else return log_likelihood<Family>(obs, loc, extra[E]...);
 }
 
+// Where a sink that defers its terms keeps them: record k of save time s at
+// at[(s * record + k) * stride] (the device gives each resident thread a slot
+// of a scratch buffer, stride the number of slots apart, so that a warp's
+// accesses coalesce).
+template <class T>
+struct deferred_terms {
+  T* at = nullptr;
+  std::ptrdiff_t stride = 0;
+};
+
 // Folds the states given at each save time into log L (and its gradient,
 // when Gradient: the values then hold the sensitivity system's state).
-template <class M, class Lik, bool Gradient>
+// Deferred: save() only records the observables (and their derivatives) and
+// finish() evaluates the densities after the integration. On a GPU the
+// trajectories of a warp reach a save time at different steps, so densities
+// evaluated inside the integration loop run once per group of lanes (a
+// censored term's incomplete beta function up to 32 times over); after the
+// loop the warp evaluates them together.
+template <class M, class Lik, bool Gradient, bool Deferred = false>
 struct log_density_sink {
   using T = typename M::scalar;
   static constexpr int n = int(M::n_states);
@@ -200,11 +216,15 @@ struct log_density_sink {
   using ox = jacobian_entries<M, M::jacobian::obs_x>;
   using op = jacobian_entries<M, M::jacobian::obs_p>;
 
+  // Values recorded per save time when deferred: the observables, then their derivatives.
+  static constexpr int record = (nobs > 0 ? nobs : 1) * (Gradient ? 1 + columns : 1);
+
   const M& model;
   const Lik& lik;
   const series_view<T>* data;
   const T* p;
   std::ptrdiff_t ps;
+  deferred_terms<T> deferred = {};
   T value = T(0);
   T grad[Gradient ? columns : 1] = {};
   // At the current save time:
@@ -250,7 +270,28 @@ struct log_density_sink {
           add_op(v, typename op::rows{}, typename op::columns{});
         }
       }
-      lik.each(*this);
+      if constexpr (Deferred) {
+        T* at = deferred.at + std::ptrdiff_t(s) * record * deferred.stride;
+        for (int k = 0; k < nobs; ++k) at[std::ptrdiff_t(k) * deferred.stride] = mu[k];
+        if constexpr (Gradient)
+          for (int k = 0; k < nobs * columns; ++k) at[std::ptrdiff_t(nobs + k) * deferred.stride] = dmu[k];
+      } else {
+        lik.each(*this);
+      }
+    }
+  }
+
+  // The deferred terms of save times 0 .. n_save - 1 (nothing when not deferred).
+  FLUXION_HOST_DEVICE void finish(std::size_t n_save) {
+    if constexpr (Deferred && nobs > 0) {
+      for (std::size_t s = 0; s < n_save; ++s) {
+        save_index = s;
+        const T* at = deferred.at + std::ptrdiff_t(s) * record * deferred.stride;
+        for (int k = 0; k < nobs; ++k) mu[k] = at[std::ptrdiff_t(k) * deferred.stride];
+        if constexpr (Gradient)
+          for (int k = 0; k < nobs * columns; ++k) dmu[k] = at[std::ptrdiff_t(nobs + k) * deferred.stride];
+        lik.each(*this);
+      }
     }
   }
 
@@ -298,19 +339,22 @@ struct prior_sum {
 };
 
 // One trajectory's log-density (and gradient: columns values grad_stride
-// apart, the parameters then the initial states). Host and device.
-template <class Method, bool Gradient, class M, class Lik, class Pri>
+// apart, the parameters then the initial states). Host and device; with
+// Deferred, the densities are evaluated after the integration from the
+// records kept in `deferred` (see log_density_sink).
+template <class Method, bool Gradient, bool Deferred = false, class M, class Lik, class Pri>
 FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_options<typename M::scalar>& o,
                                                         const Lik& lik, const series_view<typename M::scalar>* data,
                                                         const Pri& pri, const typename M::scalar* x0,
                                                         std::ptrdiff_t xs, const typename M::scalar* p,
                                                         std::ptrdiff_t ps, typename M::scalar* value_out,
                                                         typename M::scalar* grad_out, std::ptrdiff_t grad_stride,
-                                                        solve_statistics& st) {
+                                                        solve_statistics& st,
+                                                        deferred_terms<typename M::scalar> deferred = {}) {
   using T = typename M::scalar;
   using System = std::conditional_t<Gradient, sensitivity_system<M>, M>;
   constexpr int columns = int(M::n_params + M::n_states);
-  log_density_sink<M, Lik, Gradient> sink{m, lik, data, p, ps};
+  log_density_sink<M, Lik, Gradient, Deferred> sink{m, lik, data, p, ps, deferred};
   T z0[System::n_states], last[System::n_states];
   if constexpr (Gradient) System::initial_state(x0, xs, z0);
   else
@@ -318,6 +362,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   const System system{m};
   const trajectory_io<T> io{z0, 1, p, ps, nullptr, 0, 0, last, 1};
   const solve_status status = stepper_of<Method, System>::type::run(system, o, io, st, sink);
+  if (status == solve_status::success) sink.finish(o.n_save);  // a failed trajectory's value is -inf anyway
   prior_sum<T, Gradient> add{p, ps, &sink.value, sink.grad};
   pri.each(add);
   const bool ok = status == solve_status::success;
