@@ -49,10 +49,19 @@ namespace cuda {
 
 namespace detail {
 
+// Blocks per SM the log-density kernel's register allocation must allow,
+// when defined (a tuning knob measured by bench/run_inference.sh; by
+// default the compiler chooses).
+#ifdef FLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM
+#  define FLUXION_LOG_DENSITY_LAUNCH_BOUNDS __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM)
+#else
+#  define FLUXION_LOG_DENSITY_LAUNCH_BOUNDS __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS)
+#endif
+
 // One thread a trajectory; each resident thread keeps its deferred terms in
 // its slot of `scratch` (slots gridDim.x * blockDim.x apart).
 template <class Method, bool Gradient, class M, class Lik, class Pri, class T>
-__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS)
+__global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
     log_density_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
                        Pri pri, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
                        strides ps, T* __restrict__ value, T* __restrict__ gradients,

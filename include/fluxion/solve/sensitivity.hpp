@@ -119,27 +119,26 @@ struct sensitivity_system {
  public:
   FLUXION_HOST_DEVICE_CALL void rhs(T t, const T* z, std::ptrdiff_t zs, const T* p, std::ptrdiff_t ps, T* dz,
                                     std::ptrdiff_t dzs) const {
-    // S is read from z and S' accumulated in dz where they lie (no copies:
-    // this runs at every stage).
-    T y[n];
+    // S and S' pass through local arrays: accumulating S' in dz itself
+    // (which may alias z, as far as the compiler knows) reloads and stores
+    // every entry at every product term; on the H200 the SEIR gradient ran
+    // 35% slower that way.
+    T y[n], s[n * columns], ds[n * columns];
     for (std::size_t i = 0; i < n; ++i) y[i] = z[std::ptrdiff_t(i) * zs];
+    for (std::size_t k = 0; k < n * columns; ++k) s[k] = z[std::ptrdiff_t(n + k) * zs], ds[k] = T(0);
     model.rhs(t, y, 1, p, ps, dz, dzs);
-    const T* s = z + std::ptrdiff_t(n) * zs;
-    T* ds = dz + std::ptrdiff_t(n) * dzs;
-    for (std::size_t k = 0; k < n * columns; ++k) ds[std::ptrdiff_t(k) * dzs] = T(0);
     if constexpr (jx::nnz > 0) {
       T vx[jx::nnz];
       model.template jacobian_values<M::jacobian::x>(t, y, 1, p, ps, vx, 1);
-      for (std::size_t j = 0; j < columns; ++j) {
-        const std::ptrdiff_t at = std::ptrdiff_t(j * n);
-        add_jx_s(vx, s + at * zs, zs, ds + at * dzs, dzs, typename jx::rows{}, typename jx::columns{});
-      }
+      for (std::size_t j = 0; j < columns; ++j)
+        add_jx_s(vx, s + j * n, 1, ds + j * n, 1, typename jx::rows{}, typename jx::columns{});
     }
     if constexpr (jp::nnz > 0) {
       T vp[jp::nnz];
       model.template jacobian_values<M::jacobian::p>(t, y, 1, p, ps, vp, 1);
-      add_jp(vp, ds, dzs, typename jp::rows{}, typename jp::columns{});
+      add_jp(vp, ds, 1, typename jp::rows{}, typename jp::columns{});
     }
+    for (std::size_t k = 0; k < n * columns; ++k) dz[std::ptrdiff_t(n + k) * dzs] = ds[k];
   }
   FLUXION_HOST_DEVICE void rhs(T t, const T* z, const T* p, T* dz) const { rhs(t, z, 1, p, 1, dz, 1); }
 };
