@@ -256,6 +256,66 @@ TEST_CASE("two-patch SIR, negative binomial with masks and censoring plus log-no
   CHECK(checked == B * (n_params + n_states));
 }
 
+// The GPU defers the densities to the end of each trajectory (records kept
+// in a scratch slot shared, stride apart, with other threads' slots); the
+// terms are then summed in the same order, so the result is the host's bit
+// for bit. Run here on the host, with several trajectories reusing one slot.
+TEST_CASE("deferred densities (the GPU's order) give the immediate value and gradient bit for bit") {
+  using M = fx::compiled<sir2, double>;
+  constexpr std::size_t B = 5, slots = 3;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<fx::observation<double>> nb_obs;
+  std::vector<unsigned char> nb_mask;
+  for (const auto& pt : nb_points) nb_obs.push_back(pt.obs), nb_mask.push_back(pt.observed ? 1 : 0);
+  std::vector<fx::observation<double>> ln_obs;
+  for (double v : ln_values) ln_obs.push_back(fx::observation<double>::exact(v));
+  const fx::likelihood lik(fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 2, .parameters = {7}},
+                           fx::series<fx::lognormal>{.name = "prevalence 1", .observable = 1, .parameters = {8}});
+  const std::vector<fx::series_data<double>> data = {{.values = nb_obs, .mask = nb_mask},
+                                                     {.values = ln_obs, .mask = ln_mask}};
+  const fx::priors pri(fx::prior_on{6, fx::lognormal_prior{std::log(0.15), 0.5}});
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
+  std::vector<fx::detail::series_view<double>> views;
+  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr});
+  using Record = fx::detail::log_density_sink<M, decltype(lik), true, true>;
+  std::vector<double> scratch(slots * Record::record * save_times.size(), std::nan(""));
+  constexpr int columns = n_params + n_states;
+  for (bool gradient : {true, false}) {
+    std::vector<double> atol;
+    const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, gradient, atol);
+    const auto o = fx::check_problem(aug, gradient ? fx::sensitivity_system<M>::n_states : M::n_states);
+    for (std::size_t b = 0; b < B; ++b) {
+      const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
+      const double tb[n_params] = {0.35 + 0.1 * u(rng), 0.3 + 0.1 * u(rng), 1.0, 0.1 + 0.1 * u(rng),
+                                   0.1 + 0.1 * u(rng),  1.0,                0.12 + 0.05 * u(rng), 3 + 5 * u(rng),
+                                   0.2 + 0.2 * u(rng)};
+      const fx::detail::deferred_terms<double> slot{scratch.data() + b % slots, std::ptrdiff_t(slots)};
+      double v_now = 0, v_later = 1, g_now[columns] = {}, g_later[columns] = {};
+      fx::solve_statistics s1{}, s2{};
+      fx::solve_status a, c;
+      if (gradient) {
+        a = fx::detail::trajectory_log_density<fx::tsit5, true>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1, &v_now,
+                                                               g_now, 1, s1);
+        c = fx::detail::trajectory_log_density<fx::tsit5, true, true>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1,
+                                                                     &v_later, g_later, 1, s2, slot);
+      } else {
+        a = fx::detail::trajectory_log_density<fx::tsit5, false>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1, &v_now,
+                                                                nullptr, 0, s1);
+        c = fx::detail::trajectory_log_density<fx::tsit5, false, true>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1,
+                                                                      &v_later, nullptr, 0, s2, slot);
+      }
+      INFO("trajectory " << b << (gradient ? ", with gradient" : ", value only"));
+      REQUIRE(a == fx::solve_status::success);
+      REQUIRE(c == a);
+      REQUIRE(std::isfinite(v_now));
+      CHECK(v_later == v_now);
+      for (int j = 0; j < columns; ++j) CHECK(g_later[j] == g_now[j]);
+      CHECK(s2.accepted == s1.accepted);
+    }
+  }
+}
+
 TEST_CASE("log_density: failed integrations give -inf and a zero gradient; the value path matches") {
   using M = fx::compiled<relax, double>;
   const std::vector<double> x0 = {1.0, 1.0}, th = {0.5, 0.5, 0.1, 0.1, 0.2, 0.2};
