@@ -9,6 +9,7 @@
 # INFER_STAGES="fluxion peers" (default both) and PEER_RUNS (default every
 # "impl:dtype:variant" of jax/torch x f64/f32 x full/exact) split the work
 # over device calls; the peers need OUTDIR/seir_data.csv from the fluxion stage.
+# NVCC_FLAGS adds flags to the benchmark's nvcc command (tuning knobs).
 set -uo pipefail
 out=$(realpath -m "${1:?usage: bench/run_inference.sh OUTDIR [N]}")
 n=${2:-100000}
@@ -25,7 +26,8 @@ if [[ " $stages " == *" fluxion "* ]]; then
 if [ -n "${BUILD:-}" ] && [ -x "$BUILD/bench/fluxion-bench-seir-log-density" ]; then
   cp "$BUILD/bench/fluxion-bench-seir-log-density" "$bin/"
 else
-  nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" \
+  # shellcheck disable=SC2086 # NVCC_FLAGS: extra flags, e.g. -DFLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM=3
+  nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" ${NVCC_FLAGS:-} \
     "$here/bench/seir_log_density.cu" -o "$bin/fluxion-bench-seir-log-density" 2>"$out/nvcc-seir.log" ||
     { tail -20 "$out/nvcc-seir.log"; exit 1; }
 fi

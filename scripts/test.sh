@@ -39,16 +39,17 @@ setup() {
 # Without a GPU the device tests skip, so their device code is built as PTX
 # alone: it still goes through the CUDA front end and NVVM, and ptxas (half
 # of nvcc's time on the largest translation units) is left to the driver of
-# a machine that runs it. FLUXION_CUDA_ARCHITECTURES overrides the choice.
-cuda_archs=${FLUXION_CUDA_ARCHITECTURES:-}
-if [ -z "$cuda_archs" ]; then
-  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
-    cuda_archs=90
-  else
-    cuda_archs=compute_90
-  fi
+# a machine that runs it. With a GPU, build/ keeps its cuda-architectures
+# (default 90, or what it was configured with); FLUXION_CUDA_ARCHITECTURES
+# sets it in either case.
+arch_opt=()
+gpus=$(nvidia-smi -L 2>/dev/null || true)
+if [ -n "${FLUXION_CUDA_ARCHITECTURES:-}" ]; then
+  arch_opt=("-Dcuda-architectures=$FLUXION_CUDA_ARCHITECTURES")
+elif ! grep -q '^GPU' <<<"$gpus"; then
+  arch_opt=("-Dcuda-architectures=compute_90")
 fi
-setup build -Dbench=false "-Dcuda-architectures=$cuda_archs"
+setup build -Dbench=false "${arch_opt[@]}"
 meson compile -C build
 
 log=build/meson-logs/testlog.json

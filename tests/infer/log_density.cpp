@@ -294,6 +294,7 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
       double v_now = 0, v_later = 1, g_now[columns] = {}, g_later[columns] = {};
       fx::solve_statistics s1{}, s2{};
       fx::solve_status a, c;
+      const std::vector<double> before = scratch;
       if (gradient) {
         a = fx::detail::trajectory_log_density<fx::tsit5, true>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1, &v_now,
                                                                g_now, 1, s1);
@@ -312,6 +313,12 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
       CHECK(v_later == v_now);
       for (int j = 0; j < columns; ++j) CHECK(g_later[j] == g_now[j]);
       CHECK(s2.accepted == s1.accepted);
+      // Only this trajectory's slot was written: every other slot's entries are as they were.
+      std::size_t foreign_changed = 0;
+      for (std::size_t k = 0; k < scratch.size(); ++k)
+        if (k % slots != b % slots && !(scratch[k] == before[k] || (std::isnan(scratch[k]) && std::isnan(before[k]))))
+          ++foreign_changed;
+      CHECK(foreign_changed == 0);
     }
   }
 }

@@ -12,9 +12,11 @@
 // The likelihood, priors, problem and data are host objects, checked on the
 // host before anything is launched (as fx::host::log_density checks them);
 // the data, save times and tolerances travel to the device in one
-// stream-ordered allocation with the scratch (resident threads x save times
-// x observables x (1 + columns) values, at most 512 MiB: fewer threads
-// are launched beyond), freed after the kernel. x0, p and the outputs
+// stream-ordered allocation with the scratch (for every resident thread:
+// save times x observables values, x (1 + columns) with the gradient), freed
+// after the kernel. The scratch takes at most half the free device memory:
+// fewer threads are launched beyond, and cuda_error is raised before any
+// work when not even one block's scratch fits. x0, p and the outputs
 // are device memory the caller owns: value[b]; gradients [column][trajectory]
 // (the parameters, then the initial states; an empty span asks for the
 // value alone, which integrates the model without sensitivities); status[b];
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstring>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -50,8 +53,8 @@ namespace cuda {
 namespace detail {
 
 // Blocks per SM the log-density kernel's register allocation must allow,
-// when defined (a tuning knob measured by bench/run_inference.sh; by
-// default the compiler chooses).
+// when defined (a tuning knob: NVCC_FLAGS=-DFLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM=3
+// bash bench/run_inference.sh OUT measures it; by default the compiler chooses).
 #ifdef FLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM
 #  define FLUXION_LOG_DENSITY_LAUNCH_BOUNDS __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM)
 #else
@@ -80,22 +83,30 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
 }
 
 // The grid of the log-density kernel: at most the threads the device keeps
-// resident (each with a scratch slot), and fewer when their scratch would
-// exceed `budget` bytes.
+// resident (each with a scratch slot of slot_bytes), and fewer when their
+// scratch would exceed half the free device memory; cuda_error when not
+// even one block's does.
 template <class Kernel>
-unsigned log_density_blocks(Kernel* kernel, std::size_t count, std::size_t slot_bytes, std::size_t budget) {
+unsigned log_density_blocks(Kernel* kernel, std::size_t count, std::size_t slot_bytes) {
   using fluxion::detail::check_cuda;
   constexpr const char* what = "the log-density kernel's occupancy";
   int device = 0, sms = 0, per_sm = 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
   check_cuda(cudaGetDevice(&device), what);
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(block_threads), 0), what);
+  check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), what);
   std::size_t blocks = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
   const std::size_t needed = grid_blocks(count);
   if (needed < blocks) blocks = needed;
-  const std::size_t affordable = budget / (slot_bytes * block_threads > 0 ? slot_bytes * block_threads : 1);
-  if (affordable < blocks) blocks = affordable > 0 ? affordable : 1;
-  return unsigned(blocks);
+  const std::size_t affordable = free_bytes / 2 / (slot_bytes * block_threads);
+  if (affordable == 0)
+    throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * block_threads) +
+                         " bytes for a block of " + std::to_string(block_threads) +
+                         " threads: save times x observables x (1 + columns) values a thread) exceeds half the "
+                         "free device memory",
+                     cudaErrorMemoryAllocation);
+  return unsigned(affordable < blocks ? affordable : blocks);
 }
 
 // Bytes of host data laid out for one copy to the device, each piece aligned.
@@ -161,12 +172,9 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   using value_sink_t = fluxion::detail::log_density_sink<M, Lik, false, true>;
   const std::size_t slot_bytes =
       std::size_t(gradient ? sink_t::record : value_sink_t::record) * (o.n_save > 0 ? o.n_save : 1) * sizeof(T);
-  constexpr std::size_t scratch_budget = std::size_t(1) << 29;
   const unsigned blocks =
-      gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes,
-                                            scratch_budget)
-               : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count,
-                                            slot_bytes, scratch_budget);
+      gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes)
+               : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count, slot_bytes);
   const std::size_t slots = std::size_t(blocks) * detail::block_threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
