@@ -42,6 +42,11 @@
 // dispatch the simplification rules to alias templates of partial
 // specializations whose results are spelled as node template-ids.
 //
+// Not the size of the host code cudafe++ writes: with --keep, edg_chain.cudafe1.cpp is
+// 4,853,330 / 4,853,738 / 4,854,146 bytes at N = 6 / 7 / 8 (about 400 bytes a node, linear)
+// while the back-end time grows about x1.9 a node: the cost is in the back end's own walk
+// over the types, not in what it emits.
+//
 // nvcc -std=c++20 -arch=sm_90 -Iinclude -DEDG_N=8 -Xcudafe --timing -c bench/compile_scaling/edg_chain.cu
 #include <fluxion/fluxion.hpp>
 
