@@ -102,10 +102,10 @@ unsigned log_density_blocks(Kernel* kernel, std::size_t count, std::size_t slot_
   const std::size_t affordable = free_bytes / 2 / (slot_bytes * block_threads);
   if (affordable == 0)
     throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * block_threads) +
-                         " bytes for a block of " + std::to_string(block_threads) +
-                         " threads: save times x observables x (1 + columns) values a thread) exceeds half the "
-                         "free device memory",
-                     cudaErrorMemoryAllocation);
+                                  " bytes for a block of " + std::to_string(block_threads) +
+                                  " threads: save times x observables x (1 + columns) values a thread) exceeds "
+                                  "half the free device memory",
+                              cudaErrorMemoryAllocation);
   return unsigned(affordable < blocks ? affordable : blocks);
 }
 
