@@ -98,6 +98,24 @@ const std::vector<point> nb_points = {
 const std::vector<double> ln_values = {6.0, 14.0, 30.0, 45.0, 41.0, 30.0};
 const std::vector<unsigned char> ln_mask = {1, 1, 0, 1, 1, 1};
 
+// Those data as the library takes them (the masked log-normal value is NaN:
+// it must never be read), and the likelihood tying them to sir2.
+struct sir2_data {
+  std::vector<fx::observation<double>> nb_obs, ln_obs;
+  std::vector<unsigned char> nb_mask;
+  sir2_data() {
+    for (const auto& pt : nb_points) nb_obs.push_back(pt.obs), nb_mask.push_back(pt.observed ? 1 : 0);
+    for (double v : ln_values) ln_obs.push_back(fx::observation<double>::exact(v));
+    ln_obs[2] = fx::observation<double>::exact(std::nan(""));
+  }
+  std::vector<fx::series_data<double>> series() const {
+    return {{.values = nb_obs, .mask = nb_mask}, {.values = ln_obs, .mask = ln_mask}};
+  }
+};
+const fx::likelihood sir2_likelihood(
+    fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 2, .parameters = {7}},
+    fx::series<fx::lognormal>{.name = "prevalence 1", .observable = 1, .parameters = {8}});
+
 // The oracle's log-density (likelihood + priors) at (x0, th): Z complex for
 // the complex step in x0 and the observables' parameters.
 template <class Z>
@@ -204,16 +222,9 @@ TEST_CASE("two-patch SIR, negative binomial with masks and censoring plus log-no
     for (int i = 0; i < n_states; ++i) x0[std::size_t(i) * B + b] = xb[i];
     for (int j = 0; j < n_params; ++j) th[std::size_t(j) * B + b] = tb[j];
   }
-  std::vector<fx::observation<double>> nb_obs;
-  std::vector<unsigned char> nb_mask;
-  for (const auto& pt : nb_points) nb_obs.push_back(pt.obs), nb_mask.push_back(pt.observed ? 1 : 0);
-  std::vector<fx::observation<double>> ln_obs;
-  for (double v : ln_values) ln_obs.push_back(fx::observation<double>::exact(v));
-  ln_obs[2] = fx::observation<double>::exact(std::nan(""));  // masked: never read
-  const fx::likelihood lik(fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 2, .parameters = {7}},
-                           fx::series<fx::lognormal>{.name = "prevalence 1", .observable = 1, .parameters = {8}});
-  const std::vector<fx::series_data<double>> data = {{.values = nb_obs, .mask = nb_mask},
-                                                     {.values = ln_obs, .mask = ln_mask}};
+  const sir2_data stored;
+  const auto lik = sir2_likelihood;
+  const std::vector<fx::series_data<double>> data = stored.series();
   const fx::priors pri(fx::prior_on{6, fx::lognormal_prior{std::log(0.15), 0.5}},
                        fx::prior_on{7, fx::gamma_prior{2.0, 0.2}});
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-12, .atol = 1e-10};
@@ -265,15 +276,9 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
   constexpr std::size_t B = 5, slots = 3;
   std::mt19937_64 rng(23);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<fx::observation<double>> nb_obs;
-  std::vector<unsigned char> nb_mask;
-  for (const auto& pt : nb_points) nb_obs.push_back(pt.obs), nb_mask.push_back(pt.observed ? 1 : 0);
-  std::vector<fx::observation<double>> ln_obs;
-  for (double v : ln_values) ln_obs.push_back(fx::observation<double>::exact(v));
-  const fx::likelihood lik(fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 2, .parameters = {7}},
-                           fx::series<fx::lognormal>{.name = "prevalence 1", .observable = 1, .parameters = {8}});
-  const std::vector<fx::series_data<double>> data = {{.values = nb_obs, .mask = nb_mask},
-                                                     {.values = ln_obs, .mask = ln_mask}};
+  const sir2_data stored;
+  const auto lik = sir2_likelihood;
+  const std::vector<fx::series_data<double>> data = stored.series();
   const fx::priors pri(fx::prior_on{6, fx::lognormal_prior{std::log(0.15), 0.5}});
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
   std::vector<fx::detail::series_view<double>> views;
