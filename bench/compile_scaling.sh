@@ -6,6 +6,9 @@
 # never be unrolled into types, so every quantity should stay flat.
 # Prints a table and `max_ratio=R` (largest P=1024 / P=8 ratio); exits 1 if R > 1.3.
 #
+# Then, with nvcc, expression depth: compile_scaling/edg_chain.cu at 8 and 32
+# nested nodes (DEPTH=0 skips it); exits 1 if the CPU time ratio exceeds 1.3.
+#
 # Then the vector-host model (compile_scaling/vector_host.hpp: 24 states, 29
 # parameters, 15 aliases, piecewise rates, stage transport; the class of
 # model with many distinct equations rather than large extents), one
@@ -107,6 +110,19 @@ done
 printf 'max_ratio=%.3f\n' "$max"
 status=0
 if [ "$(calc "$max > $LIMIT")" = 1 ]; then status=1; fi
+
+# --- expression depth (nvcc) -------------------------------------------------------
+# compile_scaling/edg_chain.cu at 8 and 32 nested binary nodes: cudafe++ once
+# took time exponential in depth (x1.9 a node; the file says why). CPU time of
+# the whole nvcc run; the same 1.3 limit on the ratio.
+if [ -n "$NVCC" ] && [ -x /usr/bin/time ] && [ "${DEPTH:-1}" != 0 ]; then
+  read -r d4 _ < <(cpu "$NVCC" -std=c++20 -O3 -arch=sm_90 -DEDG_N=4 "${inc[@]}" -c "$src/edg_chain.cu" -o "$work/edg.o")
+  read -r d16 _ < <(cpu "$NVCC" -std=c++20 -O3 -arch=sm_90 -DEDG_N=16 "${inc[@]}" -c "$src/edg_chain.cu" -o "$work/edg.o")
+  r=$(calc "$d16 / $d4")
+  echo
+  printf 'expression depth (nvcc CPU s): 8 nodes %s, 32 nodes %s, ratio %.3f\n' "$d4" "$d16" "$r"
+  if [ "$(calc "$r > $LIMIT")" = 1 ]; then status=1; fi
+fi
 
 # --- the vector-host model, one entry point a translation unit ----------------------
 if [ "${VH:-1}" != 0 ]; then

@@ -1,58 +1,44 @@
 // Device twin of vector_host_host.cpp for bench/compile_scaling.sh: one
-// kernel per entry point, one thread an instance, SoA strides (element stride
-// B, instance stride 1); -DENTRY=name keeps only one of them (default: all).
+// launch per entry point through fluxion's CUDA launchers (fluxion::cuda::rhs
+// and the rest, whose kernels run a grid-stride loop over SoA batches), as a
+// user would write it; -DENTRY=name keeps only one of them (default: all).
+#include <fluxion/cuda.hpp>
+
 #include "vector_host.hpp"
 
 using bench_vh::M;
 
-#define VH_INDEX const long i = long(blockIdx.x) * blockDim.x + threadIdx.x
+using D = std::span<const double>;
+using W = std::span<double>;
 #if VH_WANT(VH_ENTRY_rhs)
-__global__ void vector_host_rhs_kernel(double t, const double* x, const double* p, double* dx, long B) {
-  VH_INDEX;
-  if (i < B) M{}.rhs(t, x + i, B, p + i, B, dx + i, B);
-}
+void vector_host_rhs(double t, std::size_t B, D x, D p, W dx) { fluxion::cuda::rhs(M{}, t, B, x, p, dx); }
 #endif
 #if VH_WANT(VH_ENTRY_observe)
-__global__ void vector_host_observe_kernel(double t, const double* x, const double* p, double* y, long B) {
-  VH_INDEX;
-  if (i < B) M{}.observe(t, x + i, B, p + i, B, y + i, B);
-}
+void vector_host_observe(double t, std::size_t B, D x, D p, W y) { fluxion::cuda::observe(M{}, t, B, x, p, y); }
 #endif
 #if VH_WANT(VH_ENTRY_jac_x_values)
-__global__ void vector_host_jac_x_values_kernel(double t, const double* x, const double* p, double* v, long B) {
-  VH_INDEX;
-  if (i < B) M{}.jacobian_values<M::jacobian::x>(t, x + i, B, p + i, B, v + i, B);
+void vector_host_jac_x_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
+  fluxion::cuda::jacobian_values<M, M::jacobian::x>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_jac_p_values)
-__global__ void vector_host_jac_p_values_kernel(double t, const double* x, const double* p, double* v, long B) {
-  VH_INDEX;
-  if (i < B) M{}.jacobian_values<M::jacobian::p>(t, x + i, B, p + i, B, v + i, B);
+void vector_host_jac_p_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
+  fluxion::cuda::jacobian_values<M, M::jacobian::p>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_obs_jac_x_values)
-__global__ void vector_host_obs_jac_x_values_kernel(double t, const double* x, const double* p, double* v, long B) {
-  VH_INDEX;
-  if (i < B) M{}.jacobian_values<M::jacobian::obs_x>(t, x + i, B, p + i, B, v + i, B);
+void vector_host_obs_jac_x_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
+  fluxion::cuda::jacobian_values<M, M::jacobian::obs_x>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_obs_jac_p_values)
-__global__ void vector_host_obs_jac_p_values_kernel(double t, const double* x, const double* p, double* v, long B) {
-  VH_INDEX;
-  if (i < B) M{}.jacobian_values<M::jacobian::obs_p>(t, x + i, B, p + i, B, v + i, B);
+void vector_host_obs_jac_p_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
+  fluxion::cuda::jacobian_values<M, M::jacobian::obs_p>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_jvp_x)
-__global__ void vector_host_jvp_x_kernel(double t, const double* x, const double* p, const double* v, double* out,
-                                         long B) {
-  VH_INDEX;
-  if (i < B) M{}.jvp_x(t, x + i, B, p + i, B, v + i, B, out + i, B);
-}
+void vector_host_jvp_x(double t, std::size_t B, D x, D p, D v, W out) { fluxion::cuda::jvp_x(M{}, t, B, x, p, v, out); }
 #endif
 #if VH_WANT(VH_ENTRY_jvp_p)
-__global__ void vector_host_jvp_p_kernel(double t, const double* x, const double* p, const double* v, double* out,
-                                         long B) {
-  VH_INDEX;
-  if (i < B) M{}.jvp_p(t, x + i, B, p + i, B, v + i, B, out + i, B);
-}
+void vector_host_jvp_p(double t, std::size_t B, D x, D p, D v, W out) { fluxion::cuda::jvp_p(M{}, t, B, x, p, v, out); }
 #endif

@@ -288,21 +288,29 @@ template <class X, class Vars, class T>
 struct transport_term {
   using type = zero;
 };
+// The equation's variable over the space of rate variable RV (void if none).
+template <class Vars, class RV>
+struct target_var_of {
+  using type = typename var_over<Vars, typename RV::space>::type;
+};
+template <class Vars>
+struct target_var_in {
+  template <class RV>
+  using fn = target_var_of<Vars, RV>;
+};
+
 template <class X, class... V, class Space, class Rate, class... Syms>
   requires contains_v<type_list<Syms...>, X>
 struct transport_term<X, type_list<V...>, transport_def<Space, Rate, Syms...>> {
   using k = typename var_over<type_list<V...>, Space>::type;
   using rate_vars = free_vars_t<Rate>;
-  template <class RV>
-  struct target_of {
-    using type = typename var_over<type_list<V...>, typename RV::space>::type;
-  };
+  using targets = transform_t<target_var_in<type_list<V...>>::template fn, rate_vars>;
   static constexpr auto pick() {
-    if constexpr (std::is_void_v<k> || contains_v<transform_t<target_of, rate_vars>, void>) {
+    if constexpr (std::is_void_v<k> || contains_v<targets, void>) {
       // X is not shaped over Space: check_transport reports it; add nothing.
       return type_identity<zero>{};
     } else {
-      using rate = subst_all_t<Rate, rate_vars, transform_t<target_of, rate_vars>>;
+      using rate = subst_all_t<Rate, rate_vars, targets>;
       using flow = simplify::mul<rate, ref<X, V...>>;
       return type_identity<simplify::sub<simplify::make_at_previous<k, flow>, simplify::make_if_next<k, flow>>>{};
     }
@@ -310,20 +318,242 @@ struct transport_term<X, type_list<V...>, transport_def<Space, Rate, Syms...>> {
   using type = typename decltype(pick())::type;
 };
 
-template <class X, class Vars, class Transports>
-struct transport_terms;
-template <class X, class Vars, class... T>
-struct transport_terms<X, Vars, type_list<T...>> {
-  template <class Acc, class... Ts>
-  struct sum {
-    using type = Acc;
+// Rhs plus the transport terms of every transport in Ts for state X.
+template <class X, class Vars, class Acc, class... Ts>
+struct transport_sum {
+  using type = Acc;
+};
+template <class X, class Vars, class Acc, class H, class... Ts>
+struct transport_sum<X, Vars, Acc, H, Ts...> {
+  using type = typename transport_sum<X, Vars, simplify::add<Acc, typename transport_term<X, Vars, H>::type>, Ts...>::type;
+};
+template <class X, class Vars, class Transports, class Rhs>
+struct with_transport_terms;
+template <class X, class Vars, class... T, class Rhs>
+struct with_transport_terms<X, Vars, type_list<T...>, Rhs> : transport_sum<X, Vars, Rhs, T...> {};
+
+// Everything below is a namespace-scope template rather than a member of
+// model_traits: cudafe++ (nvcc 13.0) spends time exponential in expression
+// depth on templates nested in a class instantiated over a whole model
+// (bench/compile_scaling/edg_chain.cu): hoisting them took its back end from
+// 16 s to 0.3 s on a 20-node chain.
+template <class O>
+struct symbol_of_observable {
+  using type = typename O::symbol;
+};
+template <class Eq>
+struct rhs_of {
+  using type = typename Eq::rhs;
+};
+template <class L, class R>
+struct rhs_of<equation<L, R>> {
+  using type = R;
+};
+template <class T>
+struct rate_of;
+template <class Sp, class R, class... S>
+struct rate_of<transport_def<Sp, R, S...>> {
+  using type = R;
+};
+template <class Roots>
+struct roots_aliases;
+template <class... R>
+struct roots_aliases<type_list<R...>> {
+  using type = unique_t<concat_t<typename aliases_read<R>::type...>>;
+};
+template <class A>
+struct body_of {
+  using type = typename symbol_expansion<A>::body;
+};
+template <class Es>
+struct all_refs;
+template <class... E>
+struct all_refs<type_list<E...>> {
+  using type = concat_t<typename refs_of<E>::type...>;
+};
+template <class X>
+struct equation_is_for {
+  template <class Eq>
+  using fn = std::is_same<typename equation_symbol<Eq>::type, X>;
+};
+// The equations (of Equations) written for state X.
+template <class Equations, class X>
+using equations_for_t = filter_t<equation_is_for<X>::template fn, Equations>;
+template <class V>
+struct space_of_var {
+  using type = typename V::space;
+};
+
+// --- validation, in the order a user would want to hear about problems -------------------
+template <class All>
+constexpr bool check_names() {
+  using dup = typename first_duplicate_name<All>::type;
+  if constexpr (!std::is_void_v<dup>) {
+    (void)diagnostics::two_symbols_with_one_name<dup::name>{};
+    return false;
+  }
+  return true;
+}
+template <class ReadSymbols, class Declared>
+constexpr bool check_declared() {
+  using bad = typename first_undeclared<ReadSymbols, Declared>::type;
+  if constexpr (!std::is_void_v<bad>) {
+    (void)diagnostics::symbol_not_declared_in_model<bad::name>{};
+    return false;
+  }
+  return true;
+}
+template <class States, class Equations, class Eq>
+constexpr bool check_equation() {
+  using L = decltype(Eq::lhs);
+  using X = typename L::symbol_type;
+  if constexpr (is_parameter<X>) {
+    (void)diagnostics::equation_for_a_parameter<X::name>{};
+    return false;
+  } else if constexpr (!contains_v<States, X>) {
+    (void)diagnostics::equation_for_a_symbol_that_is_not_a_declared_state<X::name>{};
+    return false;
+  } else if constexpr (equations_for_t<Equations, X>::size > 1) {
+    (void)diagnostics::equation_written_twice<X::name>{};
+    return false;
+  } else if constexpr (!lhs_vars<L>::valid) {
+    (void)diagnostics::equation_left_side_needs_distinct_index_variables<X::name>{};
+    return false;
+  } else {
+    using unbound = typename first_not_in<free_vars_t<decltype(Eq::rhs)>, typename lhs_vars<L>::type>::type;
+    if constexpr (!std::is_void_v<unbound>) {
+      (void)diagnostics::index_variable_not_bound_by_left_side<X::name, unbound::space::name>{};
+      return false;
+    }
+    return true;
+  }
+}
+template <class States, class Equations, class... Eq>
+constexpr bool check_equations(type_list<Eq...>) {
+  return (check_equation<States, Equations, Eq>() && ...);
+}
+template <class Equations, class X>
+constexpr bool check_state_has_equation() {
+  if constexpr (equations_for_t<Equations, X>::size == 0) {
+    (void)diagnostics::state_has_no_equation<X::name>{};
+    return false;
+  }
+  return true;
+}
+template <class Equations, class... X>
+constexpr bool check_states(type_list<X...>) {
+  return (check_state_has_equation<Equations, X>() && ...);
+}
+template <class O>
+constexpr bool check_observable() {
+  using Vars = typename O::vars;
+  if constexpr (unique_t<Vars>::size != Vars::size) {
+    (void)diagnostics::observable_needs_distinct_index_variables<O::symbol::name>{};
+    return false;
+  } else {
+    using unbound = typename first_not_in<free_vars_t<typename O::rhs>, Vars>::type;
+    if constexpr (!std::is_void_v<unbound>) {
+      (void)diagnostics::index_variable_not_bound_by_left_side<O::symbol::name, unbound::space::name>{};
+      return false;
+    }
+    return true;
+  }
+}
+template <class... O>
+constexpr bool check_observables(type_list<O...>) {
+  return (check_observable<O>() && ...);
+}
+template <class Space, class Rate, class X>
+constexpr bool check_transport_of() {
+  if constexpr (!contains_v<typename X::spaces, Space>) {
+    (void)diagnostics::transport_of_a_state_not_shaped_over_the_space<X::name, Space::name>{};
+    return false;
+  } else {
+    using rv = free_vars_t<Rate>;
+    using missing = typename first_not_in<transform_t<space_of_var, rv>, typename X::spaces>::type;
+    if constexpr (!std::is_void_v<missing>) {
+      (void)diagnostics::transport_rate_uses_a_space_the_state_lacks<X::name, missing::name>{};
+      return false;
+    }
+    return true;
+  }
+}
+template <class Space, class Rate, class... Syms>
+constexpr bool check_transport(transport_def<Space, Rate, Syms...>*) {
+  if constexpr (!Space::is_ordered) {
+    (void)diagnostics::transport_over_unordered_space<Space::name>{};
+    return false;
+  } else {
+    return (check_transport_of<Space, Rate, Syms>() && ...);
+  }
+}
+template <class... T>
+constexpr bool check_transports(type_list<T...>) {
+  return (check_transport(static_cast<T*>(nullptr)) && ...);
+}
+template <class Space, class... S>
+constexpr bool any_state_over(type_list<S...>) {
+  return (contains_v<typename S::spaces, Space> || ...);
+}
+template <class Space, class Transports, class Eq>
+constexpr bool check_independent_one() {
+  using L = decltype(Eq::lhs);
+  using X = typename L::symbol_type;
+  using V = typename var_over<typename lhs_vars<L>::type, Space>::type;
+  if constexpr (std::is_void_v<V>) {
+    return true;  // a state outside the group
+  } else {
+    using full = inline_aliases_t<
+        typename with_transport_terms<X, typename lhs_vars<L>::type, Transports, decltype(Eq::rhs)>::type>;
+    if constexpr (reads_other_element<full, Space, V>::value) {
+      (void)diagnostics::group_declared_independent_but_equation_reads_another_element<Space::name, X::name>{};
+      return false;
+    }
+    return true;
+  }
+}
+template <class Space, class Transports, class... Eq>
+constexpr bool check_independent(type_list<Eq...>) {
+  return (check_independent_one<Space, Transports, Eq>() && ...);
+}
+template <class States, class Equations, class Transports, class G>
+constexpr bool check_group() {
+  using Space = typename G::space;
+  if constexpr (!any_state_over<Space>(States{})) {
+    (void)diagnostics::group_over_a_space_no_state_uses<Space::name>{};
+    return false;
+  } else if constexpr (G::is_independent) {
+    return check_independent<Space, Transports>(Equations{});
+  } else {
+    return true;
+  }
+}
+template <class States, class Equations, class Transports, class... G>
+constexpr bool check_groups(type_list<G...>) {
+  return (check_group<States, Equations, Transports, G>() && ...);
+}
+
+// State X's equation, transport folded in (a zero right-hand side when X has
+// none: check_states reports that).
+template <class Equations, class Transports, class X>
+constexpr auto make_state_equation() {
+  using matches = equations_for_t<Equations, X>;
+  if constexpr (matches::size == 0) {
+    return type_identity<state_equation<X, type_list<>, zero>>{};
+  } else {
+    using Eq = at_t<matches, 0>;
+    using L = decltype(Eq::lhs);
+    using vars = typename lhs_vars<L>::type;
+    using rhs = typename with_transport_terms<X, vars, Transports, decltype(Eq::rhs)>::type;
+    return type_identity<state_equation<X, vars, rhs>>{};
+  }
+}
+template <class Equations, class Transports>
+struct state_equation_in {
+  template <class X>
+  struct fn {
+    using type = typename decltype(make_state_equation<Equations, Transports, X>())::type;
   };
-  template <class Acc, class H, class... Ts>
-  struct sum<Acc, H, Ts...> {
-    using type = typename sum<simplify::add<Acc, typename transport_term<X, Vars, H>::type>, Ts...>::type;
-  };
-  template <class Rhs>
-  using add_to = typename sum<Rhs, T...>::type;
 };
 
 }  // namespace detail
@@ -341,253 +571,35 @@ struct model_traits<lowered_model<Items...>> {
   using groups = detail::concat_t<typename detail::groups_of<Items>::type...>;
 
  private:
-  template <class O>
-  struct symbol_of_observable {
-    using type = typename O::symbol;
-  };
-  template <class Eq>
-  struct rhs_of {
-    using type = typename Eq::rhs;
-  };
-  template <class L, class R>
-  struct rhs_of<equation<L, R>> {
-    using type = R;
-  };
-  template <class T>
-  struct rate_of;
-  template <class Sp, class R, class... S>
-  struct rate_of<transport_def<Sp, R, S...>> {
-    using type = R;
-  };
-
   // Every expression the model evaluates directly (alias bodies come with the aliases).
-  using roots = detail::concat_t<detail::transform_t<rhs_of, equations>, detail::transform_t<rhs_of, observables>,
-                                 detail::transform_t<rate_of, transports>>;
-  template <class Roots>
-  struct roots_aliases;
-  template <class... R>
-  struct roots_aliases<detail::type_list<R...>> {
-    using type = detail::unique_t<detail::concat_t<typename detail::aliases_read<R>::type...>>;
-  };
+  using roots = detail::concat_t<detail::transform_t<detail::rhs_of, equations>,
+                                 detail::transform_t<detail::rhs_of, observables>,
+                                 detail::transform_t<detail::rate_of, transports>>;
 
  public:
-  using observables_symbols = detail::transform_t<symbol_of_observable, observables>;
+  using observables_symbols = detail::transform_t<detail::symbol_of_observable, observables>;
   // Aliases in dependency order: each after every alias its body reads.
   using aliases = typename detail::visit_aliases<detail::type_list<>, detail::type_list<>,
-                                                  typename roots_aliases<roots>::type>::type;
+                                                  typename detail::roots_aliases<roots>::type>::type;
 
  private:
-  template <class A>
-  struct body_of {
-    using type = typename symbol_expansion<A>::body;
-  };
-  using all_expressions = detail::concat_t<roots, detail::transform_t<body_of, aliases>>;
-  template <class Es>
-  struct all_refs;
-  template <class... E>
-  struct all_refs<detail::type_list<E...>> {
-    using type = detail::concat_t<typename detail::refs_of<E>::type...>;
-  };
-  using refs = typename all_refs<all_expressions>::type;
+  using all_expressions = detail::concat_t<roots, detail::transform_t<detail::body_of, aliases>>;
+  using refs = typename detail::all_refs<all_expressions>::type;
   using read_symbols = detail::unique_t<detail::transform_t<detail::ref_symbol, refs>>;
-  using equation_lhs_symbols = detail::transform_t<detail::equation_symbol, equations>;
-
-  template <class X>
-  struct equation_for {
-    template <class Eq>
-    struct is_for : std::is_same<typename detail::equation_symbol<Eq>::type, X> {};
-    using matches = detail::filter_t<is_for, equations>;
-  };
-
-  // --- validation, in the order a user would want to hear about problems -------------------
-  static constexpr bool check_names() {
-    using all = detail::concat_t<states, params, observables_symbols, aliases>;
-    using dup = typename detail::first_duplicate_name<all>::type;
-    if constexpr (!std::is_void_v<dup>) {
-      (void)diagnostics::two_symbols_with_one_name<dup::name>{};
-      return false;
-    }
-    return true;
-  }
-  static constexpr bool check_declared() {
-    using bad = typename detail::first_undeclared<read_symbols, detail::concat_t<states, params>>::type;
-    if constexpr (!std::is_void_v<bad>) {
-      (void)diagnostics::symbol_not_declared_in_model<bad::name>{};
-      return false;
-    }
-    return true;
-  }
-  template <class Eq>
-  static constexpr bool check_equation() {
-    using L = decltype(Eq::lhs);
-    using X = typename L::symbol_type;
-    if constexpr (is_parameter<X>) {
-      (void)diagnostics::equation_for_a_parameter<X::name>{};
-      return false;
-    } else if constexpr (!detail::contains_v<states, X>) {
-      (void)diagnostics::equation_for_a_symbol_that_is_not_a_declared_state<X::name>{};
-      return false;
-    } else if constexpr (equation_for<X>::matches::size > 1) {
-      (void)diagnostics::equation_written_twice<X::name>{};
-      return false;
-    } else if constexpr (!detail::lhs_vars<L>::valid) {
-      (void)diagnostics::equation_left_side_needs_distinct_index_variables<X::name>{};
-      return false;
-    } else {
-      using unbound = typename detail::first_not_in<free_vars_t<decltype(Eq::rhs)>, typename detail::lhs_vars<L>::type>::type;
-      if constexpr (!std::is_void_v<unbound>) {
-        (void)diagnostics::index_variable_not_bound_by_left_side<X::name, unbound::space::name>{};
-        return false;
-      }
-      return true;
-    }
-  }
-  template <class X>
-  static constexpr bool check_state_has_equation() {
-    if constexpr (equation_for<X>::matches::size == 0) {
-      (void)diagnostics::state_has_no_equation<X::name>{};
-      return false;
-    }
-    return true;
-  }
-  template <class O>
-  static constexpr bool check_observable() {
-    using Vars = typename O::vars;
-    if constexpr (detail::unique_t<Vars>::size != Vars::size) {
-      (void)diagnostics::observable_needs_distinct_index_variables<O::symbol::name>{};
-      return false;
-    } else {
-      using unbound = typename detail::first_not_in<free_vars_t<typename O::rhs>, Vars>::type;
-      if constexpr (!std::is_void_v<unbound>) {
-        (void)diagnostics::index_variable_not_bound_by_left_side<O::symbol::name, unbound::space::name>{};
-        return false;
-      }
-      return true;
-    }
-  }
-  template <class T>
-  struct check_transport;
-  template <class Space, class Rate, class... Syms>
-  struct check_transport<transport_def<Space, Rate, Syms...>> {
-    template <class X>
-    static constexpr bool one() {
-      if constexpr (!detail::contains_v<typename X::spaces, Space>) {
-        (void)diagnostics::transport_of_a_state_not_shaped_over_the_space<X::name, Space::name>{};
-        return false;
-      } else {
-        using rv = free_vars_t<Rate>;
-        using missing = typename detail::first_not_in<detail::transform_t<space_of_var, rv>, typename X::spaces>::type;
-        if constexpr (!std::is_void_v<missing>) {
-          (void)diagnostics::transport_rate_uses_a_space_the_state_lacks<X::name, missing::name>{};
-          return false;
-        }
-        return true;
-      }
-    }
-    static constexpr bool value() {
-      if constexpr (!Space::is_ordered) {
-        (void)diagnostics::transport_over_unordered_space<Space::name>{};
-        return false;
-      } else {
-        return (one<Syms>() && ...);
-      }
-    }
-  };
-  template <class V>
-  struct space_of_var {
-    using type = typename V::space;
-  };
-
-  template <class G>
-  static constexpr bool check_group() {
-    using Space = typename G::space;
-    if constexpr (!any_state_over<Space>(states{})) {
-      (void)diagnostics::group_over_a_space_no_state_uses<Space::name>{};
-      return false;
-    } else if constexpr (G::is_independent) {
-      return check_independent<Space>(equations{});
-    } else {
-      return true;
-    }
-  }
-  template <class Space, class... S>
-  static constexpr bool any_state_over(detail::type_list<S...>) {
-    return (detail::contains_v<typename S::spaces, Space> || ...);
-  }
-  template <class Space, class... Eq>
-  static constexpr bool check_independent(detail::type_list<Eq...>) {
-    return (check_independent_one<Space, Eq>() && ...);
-  }
-  template <class Space, class Eq>
-  static constexpr bool check_independent_one() {
-    using L = decltype(Eq::lhs);
-    using X = typename L::symbol_type;
-    using V = typename detail::var_over<typename detail::lhs_vars<L>::type, Space>::type;
-    if constexpr (std::is_void_v<V>) {
-      return true;  // a state outside the group
-    } else {
-      using full = detail::inline_aliases_t<typename transport_terms_for<X, L>::template add_to<decltype(Eq::rhs)>>;
-      if constexpr (detail::reads_other_element<full, Space, V>::value) {
-        (void)diagnostics::group_declared_independent_but_equation_reads_another_element<Space::name, X::name>{};
-        return false;
-      }
-      return true;
-    }
-  }
-  template <class X, class L>
-  using transport_terms_for = detail::transport_terms<X, typename detail::lhs_vars<L>::type, transports>;
-
-  template <class... T>
-  static constexpr bool check_transports(detail::type_list<T...>) {
-    return (check_transport<T>::value() && ...);
-  }
-  template <class... Eq>
-  static constexpr bool check_equations(detail::type_list<Eq...>) {
-    return (check_equation<Eq>() && ...);
-  }
-  template <class... X>
-  static constexpr bool check_states(detail::type_list<X...>) {
-    return (check_state_has_equation<X>() && ...);
-  }
-  template <class... O>
-  static constexpr bool check_observables(detail::type_list<O...>) {
-    return (check_observable<O>() && ...);
-  }
-  template <class... G>
-  static constexpr bool check_groups(detail::type_list<G...>) {
-    return (check_group<G>() && ...);
-  }
 
  public:
   // True for a valid model; for an invalid one, compilation stops with the
   // first diagnostic.
-  static constexpr bool valid = check_names() && check_declared() && check_equations(equations{}) &&
-                                check_states(states{}) && check_observables(observables{}) &&
-                                detail::all_fixed_in_range<refs>::value && check_transports(transports{}) &&
-                                check_groups(groups{});
+  static constexpr bool valid =
+      detail::check_names<detail::concat_t<states, params, observables_symbols, aliases>>() &&
+      detail::check_declared<read_symbols, detail::concat_t<states, params>>() &&
+      detail::check_equations<states, equations>(equations{}) && detail::check_states<equations>(states{}) &&
+      detail::check_observables(observables{}) && detail::all_fixed_in_range<refs>::value &&
+      detail::check_transports(transports{}) && detail::check_groups<states, equations, transports>(groups{});
 
- private:
-  template <class X>
-  static constexpr auto make_state_equation() {
-    if constexpr (equation_for<X>::matches::size == 0) {
-      // Reported by check_state_has_equation; keep this type well-formed.
-      return detail::type_identity<state_equation<X, detail::type_list<>, zero>>{};
-    } else {
-    using Eq = detail::at_t<typename equation_for<X>::matches, 0>;
-    using L = decltype(Eq::lhs);
-    using vars = typename detail::lhs_vars<L>::type;
-    using rhs = typename transport_terms_for<X, L>::template add_to<decltype(Eq::rhs)>;
-    return detail::type_identity<state_equation<X, vars, rhs>>{};
-    }
-  }
-  template <class X>
-  struct state_equation_of {
-    using type = typename decltype(make_state_equation<X>())::type;
-  };
-
- public:
   // One equation per state, in the order the states are declared.
-  using state_equations = detail::transform_t<state_equation_of, states>;
+  using state_equations =
+      detail::transform_t<detail::state_equation_in<equations, transports>::template fn, states>;
 };
 
 }  // namespace fluxion
