@@ -45,8 +45,12 @@ constexpr auto chain() {
 }
 constexpr auto m = fx::model(fx::states(x), fx::params(a), fx::d(x) = chain<EDG_N>());
 using M = fx::compiled<m, double>;
+#if EDG_TST_ID(EDG_TST) == EDG_TST_none
+// model_traits alone; for cudafe++ --timing only: nvcc's generated host code
+// for these aliases does not compile ("'__T8' was not declared").
 using Eq = fx::detail::at_t<typename fx::model_traits<fx::lowered<m>>::equations, 0>;
 using R = std::remove_cv_t<decltype(Eq::rhs)>;
+#endif
 }  // namespace edg_chain
 
 #if EDG_TST_ID(EDG_TST) == EDG_TST_none
