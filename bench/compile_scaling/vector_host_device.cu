@@ -18,22 +18,22 @@ void vector_host_observe(double t, std::size_t B, D x, D p, W y) { fluxion::cuda
 #endif
 #if VH_WANT(VH_ENTRY_jac_x_values)
 void vector_host_jac_x_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
-  fluxion::cuda::jacobian_values<M, M::jacobian::x>(M{}, t, B, x, p, v, nnz);
+  fluxion::cuda::jacobian_values<M::jacobian::x>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_jac_p_values)
 void vector_host_jac_p_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
-  fluxion::cuda::jacobian_values<M, M::jacobian::p>(M{}, t, B, x, p, v, nnz);
+  fluxion::cuda::jacobian_values<M::jacobian::p>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_obs_jac_x_values)
 void vector_host_obs_jac_x_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
-  fluxion::cuda::jacobian_values<M, M::jacobian::obs_x>(M{}, t, B, x, p, v, nnz);
+  fluxion::cuda::jacobian_values<M::jacobian::obs_x>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_obs_jac_p_values)
 void vector_host_obs_jac_p_values(double t, std::size_t B, D x, D p, W v, std::size_t nnz) {
-  fluxion::cuda::jacobian_values<M, M::jacobian::obs_p>(M{}, t, B, x, p, v, nnz);
+  fluxion::cuda::jacobian_values<M::jacobian::obs_p>(M{}, t, B, x, p, v, nnz);
 }
 #endif
 #if VH_WANT(VH_ENTRY_jvp_x)

@@ -71,6 +71,14 @@ void check_jacobian_drivers(const std::vector<typename M::scalar>& x, const std:
   fx::host::jacobian_dense<M, J>(M{}, t, B, fx::soa(xs), fx::soa(ps), fx::soa(dense_soa));
   fx::host::jacobian_values<M, J>(M{}, t, B, fx::aos(x), fx::aos(p), fx::aos(vals_aos), nnz);
   fx::host::jacobian_values<M, J>(M{}, t, B, fx::soa(xs), fx::soa(ps), fx::soa(vals_soa), nnz);
+  // The deduced-model forms (the ones that compile in non-template .cu code) give the same bits.
+  REQUIRE(fx::jacobian_pattern<J>(M{}).col_idx == fx::jacobian_pattern<M, J>().col_idx);
+  REQUIRE(fx::jacobian_pattern<J>(M{}).row_ptr == fx::jacobian_pattern<M, J>().row_ptr);
+  std::vector<T> dense_deduced(B * n, T(-2)), vals_deduced(B * nnz, T(-2));
+  fx::host::jacobian_dense<J>(M{}, t, B, fx::aos(x), fx::aos(p), fx::aos(dense_deduced));
+  fx::host::jacobian_values<J>(M{}, t, B, fx::soa(xs), fx::soa(ps), fx::soa(vals_deduced), nnz);
+  REQUIRE(same_bytes(dense_deduced.data(), dense_aos.data(), dense_aos.size()));
+  REQUIRE(same_bytes(vals_deduced.data(), vals_soa.data(), vals_soa.size()));
   REQUIRE(same_bytes(x.data(), x0.data(), x.size()));
   REQUIRE(same_bytes(p.data(), p0.data(), p.size()));
   REQUIRE(same_bytes(xs.data(), xs0.data(), xs.size()));

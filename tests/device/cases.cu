@@ -346,6 +346,22 @@ result jacobians_on_device() {
   return r;
 }
 
+// The deduced-model forms (fx::cuda::jacobian_*<J>(m, ...), fx::jacobian_pattern<J>(m))
+// called from a non-template function: there the <M, J> forms do not compile
+// with nvcc, whose generated host code cannot spell a model type written as a
+// template argument. Compiling this file is half of the test.
+using deduced_model = fx::compiled<hier::connected, double>;
+std::size_t launch_deduced_forms(const double* x, const double* p, double* dense, double* values, std::size_t B) {
+  const auto pattern = fx::jacobian_pattern<deduced_model::jacobian::x>(deduced_model{});
+  const std::size_t n = deduced_model::n_states, np = deduced_model::n_params;
+  fx::cuda::jacobian_dense<deduced_model::jacobian::x>(deduced_model{}, 0.5, B, std::span<const double>(x, n * B),
+                                                        std::span<const double>(p, np * B), std::span<double>(dense, n * n * B));
+  fx::cuda::jacobian_values<deduced_model::jacobian::x>(deduced_model{}, 0.5, B, fx::soa(std::span<const double>(x, n * B)),
+                                                         fx::soa(std::span<const double>(p, np * B)),
+                                                         fx::soa(std::span<double>(values, pattern.nnz() * B)), pattern.nnz());
+  return pattern.nnz();
+}
+
 template <class T>
 result jacobian_launchers_spans_and_batches() {
   result r;
@@ -461,7 +477,18 @@ result jacobian_launchers_spans_and_batches() {
   if (record_mismatch) r.failures.push_back("jvp_x in padded records differs from spans in " + std::to_string(record_mismatch));
   if (record_padding) r.failures.push_back("padding around the jvp_x records was written: " + std::to_string(record_padding));
 
-  // 3. A host span is rejected before launch, the output untouched.
+  // 3. The deduced-model forms give the same values bitwise (double only).
+  if constexpr (std::is_same_v<T, double>) {
+    device_buffer<T> jd(n * n * B), vd(nnz * B);
+    const std::size_t nnz_deduced = launch_deduced_forms(x.cspan().data(), p.cspan().data(), jd.span().data(),
+                                                         vd.span().data(), B);
+    sync();
+    if (nnz_deduced != nnz) r.failures.push_back("jacobian_pattern<J>(m) differs from jacobian_pattern<M, J>()");
+    if (!bitwise_equal(jd.download(), djx) || !bitwise_equal(vd.download(), dvals))
+      r.failures.push_back("the deduced-model Jacobian launchers differ from the <M, J> forms");
+  }
+
+  // 4. A host span is rejected before launch, the output untouched.
   device_buffer<T> untouched(std::vector<T>(n * B, sentinel)), untouched_vals(std::vector<T>(nnz * B, sentinel));
   try {
     fx::cuda::jvp_x(M{}, t, B, x.cspan(), p.cspan(), std::span<const T>(vx), untouched.span());

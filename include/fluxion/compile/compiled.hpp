@@ -387,6 +387,14 @@ struct is_parameter_symbol : std::bool_constant<is_parameter<Sym>> {};
 
 }  // namespace detail
 
+// Which Jacobian: d rhs / d state (x), d rhs / d parameters (p), and the
+// same of the observables (obs_x, obs_p). At namespace scope, not in the
+// evaluator: a launcher called as fluxion::cuda::jacobian_values<J>(m, ...)
+// then names no model type, which nvcc's generated host code cannot spell
+// (it writes a model's names as undeclared temporaries, "'__T8' was not
+// declared", wherever a call in a non-template function spells them).
+enum class jacobian_kind { x, p, obs_x, obs_p };
+
 template <class T>
 struct is_lowered_model : std::false_type {};
 template <class... I>
@@ -580,7 +588,7 @@ struct evaluator {
   // Dense form: row-major, rows x columns. Sparse form: the values of the
   // structurally non-zero entries in CSR order (rows ascending, columns
   // ascending within a row); the pattern is jacobian_pattern<...> (sparsity.hpp).
-  enum class jacobian { x, p, obs_x, obs_p };
+  using jacobian = jacobian_kind;  // M::jacobian::x is fluxion::jacobian_kind::x
 
   template <jacobian J>
   struct jacobian_shape {

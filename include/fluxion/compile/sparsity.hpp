@@ -67,6 +67,14 @@ csr_pattern jacobian_pattern() {
   return out;
 }
 
+// The same with the model deduced, fluxion::jacobian_pattern<M::jacobian::x>(m):
+// the form that compiles in non-template functions of .cu files (see
+// fluxion::jacobian_kind).
+template <jacobian_kind J, class M>
+csr_pattern jacobian_pattern(const M&) {
+  return jacobian_pattern<M, J>();
+}
+
 template <std::size_t Rows, std::size_t Nnz>
 struct static_csr_pattern {
   std::array<int, Rows + 1> row_ptr{};

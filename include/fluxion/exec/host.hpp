@@ -475,6 +475,20 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
   });
 }
 
+// The same with the model deduced: fluxion::host::jacobian_values<M::jacobian::x>(m, ...).
+// Prefer this form in .cu files (see fluxion::jacobian_kind).
+template <jacobian_kind J, class M>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                    batch<const typename M::scalar> p, batch<typename M::scalar> out, threads exec = threads{}) {
+  jacobian_dense<M, J>(m, t, count, x, p, out, exec);
+}
+template <jacobian_kind J, class M>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz,
+                     threads exec = threads{}) {
+  jacobian_values<M, J>(m, t, count, x, p, out, nnz, exec);
+}
+
 namespace detail {
 // (d rhs / d state) v when States, else (d rhs / d parameters) v.
 template <bool States, class M>

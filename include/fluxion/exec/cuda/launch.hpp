@@ -244,4 +244,32 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, std::s
   jacobian_values<M, J>(m, t, count, soa(x), soa(p), soa(out), nnz, stream);
 }
 
+// The same with the model deduced: fluxion::cuda::jacobian_values<M::jacobian::x>(m, ...).
+// In a non-template function of a .cu file, only this form compiles: nvcc's
+// generated host code cannot spell a model type written as a template
+// argument (see fluxion::jacobian_kind).
+template <jacobian_kind J, class M>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                    batch<const typename M::scalar> p, batch<typename M::scalar> out, cudaStream_t stream = nullptr) {
+  jacobian_dense<M, J>(m, t, count, x, p, out, stream);
+}
+template <jacobian_kind J, class M>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
+                     batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz,
+                     cudaStream_t stream = nullptr) {
+  jacobian_values<M, J>(m, t, count, x, p, out, nnz, stream);
+}
+template <jacobian_kind J, class M>
+void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+                    std::span<const typename M::scalar> p, std::span<typename M::scalar> out,
+                    cudaStream_t stream = nullptr) {
+  jacobian_dense<M, J>(m, t, count, soa(x), soa(p), soa(out), stream);
+}
+template <jacobian_kind J, class M>
+void jacobian_values(const M& m, typename M::scalar t, std::size_t count, std::span<const typename M::scalar> x,
+                     std::span<const typename M::scalar> p, std::span<typename M::scalar> out, std::size_t nnz,
+                     cudaStream_t stream = nullptr) {
+  jacobian_values<M, J>(m, t, count, soa(x), soa(p), soa(out), nnz, stream);
+}
+
 }  // namespace fluxion::cuda
