@@ -60,6 +60,7 @@ constexpr char string_char(const S& s, std::size_t i) {
 // aggregate, which a class with constructors is not).
 #define FLUXION_DETAIL_FIXED_STRING_COMMON                                                          \
   static_assert(N >= 1 && N <= 65, "fluxion::fixed_string: a name has at most 64 characters."); \
+  constexpr fixed_string() = default;                                                           \
   constexpr fixed_string(const char (&text)[N]) { detail::string_fill(*this, text); }            \
   static constexpr std::size_t size() { return N - 1; }                                         \
   constexpr char operator[](std::size_t i) const { return detail::string_char(*this, i); }      \
