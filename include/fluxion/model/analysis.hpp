@@ -336,7 +336,7 @@ struct with_transport_terms<X, Vars, type_list<T...>, Rhs> : transport_sum<X, Va
 // model_traits: cudafe++ (nvcc 13.0) spends time exponential in expression
 // depth on templates nested in a class instantiated over a whole model
 // (bench/compile_scaling/edg_chain.cu): hoisting them took its back end from
-// 16 s to 0.3 s on a 20-node chain.
+// 16 s to 0.3 s on an 18-node chain.
 template <class O>
 struct symbol_of_observable {
   using type = typename O::symbol;
