@@ -21,6 +21,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 
+#include <fluxion/layout/view.hpp>
+
 #include "support/flat_models.hpp"
 
 namespace fx = fluxion;

@@ -6,6 +6,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <fluxion/fluxion.hpp>
+#include <fluxion/layout/view.hpp>
 
 #include <cstddef>
 #include <type_traits>

@@ -38,8 +38,18 @@ namespace detail {
 template <class E, class W>
 struct diff;
 
+// Whether dE/dW can be non-zero: false only where diff<E, W> is zero for
+// certain, because no node on which the rules below recurse reads W (a
+// where's condition and a comparison are never differentiated). diff_t
+// answers zero for those subexpressions without walking them: in a
+// Jacobian most (equation, input) blocks and most subtrees of the rest are
+// zero, and walking them dominated the compile time of models with many
+// equations. It mirrors the rules below, node kind by node kind.
 template <class E, class W>
-using diff_t = typename diff<E, W>::type;
+inline constexpr bool may_depend = false;  // numbers, deltas, index conditions, comparisons
+
+template <class E, class W>
+using diff_t = typename std::conditional_t<may_depend<E, W>, diff<E, W>, type_identity<zero>>::type;
 
 template <class... F>
 struct product_of;
@@ -116,6 +126,43 @@ struct diff<ref<Sym, I...>, along_time> {
   }
   using type = typename decltype(pick())::type;
 };
+
+// may_depend, node by node (the rules that follow recurse on these children).
+template <class W>
+inline constexpr bool may_depend<time_node, W> = std::is_same_v<W, along_time>;
+// A reference: the symbol itself is W's, or selected along a direction; an
+// alias depends on W where its body does (diff then reads the body's
+// derivative, or the alias's tangent, which is zero where the body is).
+template <class Sym, class W>
+inline constexpr bool symbol_selected = false;  // in time: no symbol
+template <class Sym, class WSym, class... J>
+inline constexpr bool symbol_selected<Sym, ref<WSym, J...>> = std::is_same_v<Sym, WSym>;
+template <class Sym, template <class> class Selects>
+inline constexpr bool symbol_selected<Sym, along<Selects>> = bool(Selects<Sym>::value);
+template <class Sym, class W>
+constexpr bool ref_may_depend() {
+  if constexpr (symbol_expansion<Sym>::is_alias) return may_depend<typename symbol_expansion<Sym>::body, W>;
+  else return symbol_selected<Sym, W>;
+}
+template <class Sym, class... I, class W>
+inline constexpr bool may_depend<ref<Sym, I...>, W> = ref_may_depend<Sym, W>();
+template <class Op, class A, class W>
+inline constexpr bool may_depend<unary<Op, A>, W> = may_depend<A, W>;
+template <class Op, class A, class B, class W>
+  requires(std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> || std::is_same_v<Op, op::mul> ||
+           std::is_same_v<Op, op::div> || std::is_same_v<Op, op::pow> || std::is_same_v<Op, op::min> ||
+           std::is_same_v<Op, op::max>)
+inline constexpr bool may_depend<binary<Op, A, B>, W> = may_depend<A, W> || may_depend<B, W>;
+template <class A, int N, class W>
+inline constexpr bool may_depend<powi<A, N>, W> = may_depend<A, W>;
+template <class C, class A, class B, class W>
+inline constexpr bool may_depend<where_node<C, A, B>, W> = may_depend<A, W> || may_depend<B, W>;
+template <class Op, class V, class A, class W>
+inline constexpr bool may_depend<reduce<Op, V, A>, W> = may_depend<A, W>;
+template <class V, class A, class W>
+inline constexpr bool may_depend<at_previous<V, A>, W> = may_depend<A, W>;
+template <class V, class A, class W>
+inline constexpr bool may_depend<if_next<V, A>, W> = may_depend<A, W>;
 
 template <class A, class W>
 struct diff<unary<op::neg, A>, W> {

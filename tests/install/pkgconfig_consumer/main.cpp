@@ -3,6 +3,7 @@
 // C++20 flag must come from fluxion.pc, and the view type says whether the
 // libcu++ flags came with it (fx::view is cuda::std::mdspan with libcu++).
 #include <fluxion/fluxion.hpp>
+#include <fluxion/layout/view.hpp>
 
 #include <array>
 #include <cstdio>
