@@ -9,6 +9,7 @@
 //   Model C, Robertson: k = (0.04, 3e7, 1e4) * uniform(0.5, 1.5)^3, y0 =
 //     (1, 0, 0), t in [0, 1e5], final state only, f64, rtol 1e-6, atol 1e-10,
 //     first step 1e-6 (the peers' dt0): fluxion Rodas5P and Rosenbrock23
+//     (SIMD lanes, the default, and one trajectory at a time, "-scalar")
 //     against Odeint's rosenbrock4 with its controller (uBLAS vectors and an
 //     analytic Jacobian).
 //
@@ -379,10 +380,15 @@ void bench_robertson(std::size_t n, unsigned all, const std::vector<double>& k, 
   const auto err_odeint = errors(odeint_all(reference_inputs, 1));
   for (unsigned th : thread_counts(all)) {
     timing t;
-    outcome o = fluxion_timed<robertson_m>(e, fx::rodas5p{}, robertson_problem, exec_of(th), t);
-    print_row("fluxion-host-rodas5p", "robertson", n, th, robertson_problem, t, o, worst(err_rodas), &err_rodas);
-    o = fluxion_timed<robertson_m>(e, fx::rosenbrock23{}, robertson_problem, exec_of(th), t);
-    print_row("fluxion-host-rosenbrock23", "robertson", n, th, robertson_problem, t, o, worst(err_ros23), &err_ros23);
+    outcome o;
+    for (bool lanes : {true, false}) {
+      o = fluxion_timed<robertson_m>(e, fx::rodas5p{}, robertson_problem, exec_of(th, lanes), t);
+      print_row(lanes ? "fluxion-host-rodas5p" : "fluxion-host-rodas5p-scalar", "robertson", n, th, robertson_problem, t,
+                o, worst(err_rodas), &err_rodas);
+      o = fluxion_timed<robertson_m>(e, fx::rosenbrock23{}, robertson_problem, exec_of(th, lanes), t);
+      print_row(lanes ? "fluxion-host-rosenbrock23" : "fluxion-host-rosenbrock23-scalar", "robertson", n, th,
+                robertson_problem, t, o, worst(err_ros23), &err_ros23);
+    }
     t = time_runs([&] { o = odeint_all(e, th); });
     print_row("odeint-rosenbrock4", "robertson", n, th, robertson_problem, t, o, worst(err_odeint), &err_odeint);
   }

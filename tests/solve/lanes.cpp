@@ -1,11 +1,12 @@
-// Ensembles of explicit methods in SIMD lanes (solve/host_lanes.hpp): every
-// trajectory gets the same steps, states, statuses and statistics as when
-// integrated one at a time (adaptive_driver), whatever its neighbours, the
-// batch size (not a multiple of the lane count), the threads, save times,
-// per-lane times of non-autonomous models, and trajectories that stop early
-// (step budget, blow-up, NaN) while their lanes take the next ones. The
-// scalar path is itself checked against closed forms in explicit.cpp; here
-// the closed forms are checked again through the lanes.
+// Ensembles in SIMD lanes (solve/host_lanes.hpp), explicit and Rosenbrock
+// methods: every trajectory gets the same steps, states, statuses and
+// statistics as when integrated one at a time (adaptive_driver), whatever
+// its neighbours, the batch size (not a multiple of the lane count), the
+// threads, save times, per-lane times of non-autonomous models, singular
+// iteration matrices, and trajectories that stop early (step budget,
+// blow-up, NaN) while their lanes take the next ones. The scalar paths are
+// themselves checked against closed forms in explicit.cpp and stiff.cpp;
+// here closed forms are checked again through the lanes.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 
@@ -62,8 +63,31 @@ void check_same_as_one_at_a_time(Method method, const fx::ode_problem<T>& pr, st
     CHECK(a.stats[i].accepted == b.stats[i].accepted);
     CHECK(a.stats[i].rejected == b.stats[i].rejected);
     CHECK(a.stats[i].rhs_evaluations == b.stats[i].rhs_evaluations);
+    CHECK(a.stats[i].jacobian_evaluations == b.stats[i].jacobian_evaluations);
+    CHECK(a.stats[i].factorizations == b.stats[i].factorizations);
   }
 }
+
+// Robertson's kinetics (stiff, autonomous) and a stiff non-autonomous
+// problem, y' = lambda (y - sin t) + cos t: y = sin t + (y0 - sin 0) e^(lambda t).
+constexpr fx::state<"y1"> y1;
+constexpr fx::state<"y2"> y2;
+constexpr fx::state<"y3"> y3;
+constexpr fx::param<"k1"> k1;
+constexpr fx::param<"k2"> k2;
+constexpr fx::param<"k3"> k3;
+constexpr auto robertson = fx::model(fx::states(y1, y2, y3), fx::params(k1, k2, k3),  //
+                                     fx::d(y1) = -k1 * y1 + k3 * y2 * y3,             //
+                                     fx::d(y2) = k1 * y1 - k2 * y2 * y2 - k3 * y2 * y3,  //
+                                     fx::d(y3) = k2 * y2 * y2);
+constexpr fx::param<"lambda"> lambda;
+constexpr auto prothero_robinson =
+    fx::model(fx::states(y), fx::params(lambda), fx::d(y) = lambda * (y - fx::sin(fx::t)) + fx::cos(fx::t));
+// Nine states: beyond the unrolled factorization, integrated one at a time.
+constexpr fx::index<"i", 9> nine;
+constexpr fx::state<"z", decltype(nine)> z;
+constexpr fx::ivar<decltype(nine), 0, "i"> i9;
+constexpr auto nine_decays = fx::model(fx::states(z), fx::params(k), fx::d(z(i9)) = -k * z(i9));
 
 }  // namespace
 
@@ -128,4 +152,101 @@ TEST_CASE("trajectories that stop early free their lanes for the next ones, with
   // Fixed steps go through the lanes too.
   fx::ode_problem<double> fixed{.t0 = 0, .t1 = 0.4, .save_times = {}, .initial_step = 0.01, .adaptive = false};
   check_same_as_one_at_a_time<M>(fx::tsit5{}, fixed, B, x0, p, 1);
+}
+
+TEST_CASE("which methods and models integrate in lanes") {
+  STATIC_REQUIRE(fx::lane_integrable<fx::tsit5, fx::compiled<decay, double>>);
+  STATIC_REQUIRE(fx::lane_integrable<fx::rodas5p, fx::compiled<robertson, double>>);
+  STATIC_REQUIRE(fx::lane_integrable<fx::rosenbrock23, fx::compiled<prothero_robinson, float>>);
+  STATIC_REQUIRE_FALSE(fx::lane_integrable<fx::rodas5p, fx::compiled<nine_decays, double>>);
+  STATIC_REQUIRE(fx::lane_integrable<fx::tsit5, fx::compiled<nine_decays, double>>);
+}
+
+TEST_CASE("Rosenbrock methods in lanes: Robertson's trajectories get the steps and values they get alone") {
+  using M = fx::compiled<robertson, double>;
+  const std::vector<double> ts = {1e-3, 0.4, 40.0, 1e4};
+  for (std::size_t B : {std::size_t(5), std::size_t(37), std::size_t(200)}) {
+    std::vector<double> x0(3 * B, 0.0), p(3 * B);
+    for (std::size_t i = 0; i < B; ++i) {
+      x0[i] = 1.0;
+      // Rate constants over decades: lanes take very different step counts.
+      p[i] = 0.04 * std::pow(10.0, -1.0 + 2.0 * double(i % 11) / 10);
+      p[B + i] = 3e7 * std::pow(10.0, -1.0 + 2.0 * double(i % 7) / 6);
+      p[2 * B + i] = 1e4;
+    }
+    const fx::ode_problem<double> pr{.t0 = 0, .t1 = 1e5, .save_times = ts, .rtol = 1e-6, .atol = 1e-10};
+    for (unsigned th : {1u, 3u}) {
+      check_same_as_one_at_a_time<M>(fx::rodas5p{}, pr, B, x0, p, th);
+      check_same_as_one_at_a_time<M>(fx::rosenbrock23{}, pr, B, x0, p, th);
+    }
+    // The total is conserved through the lanes too.
+    const auto r = fx::host::integrate(M{}, fx::rodas5p{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
+    REQUIRE(r.all_succeeded());
+    for (std::size_t i = 0; i < B; ++i)
+      for (std::size_t s = 0; s < ts.size(); ++s)
+        CHECK_THAT(r.saved(s, 0, i) + r.saved(s, 1, i) + r.saved(s, 2, i), WithinAbs(1.0, 1e-9));
+  }
+  // Float, and save times served by stepping onto them.
+  const std::size_t B = 23;
+  std::vector<float> x0(3 * B, 0.0f), p(3 * B);
+  for (std::size_t i = 0; i < B; ++i) x0[i] = 1.0f, p[i] = 0.04f * float(1 + i % 5), p[B + i] = 3e7f, p[2 * B + i] = 1e4f;
+  const std::vector<float> tf = {0.5f, 40.0f};
+  const fx::ode_problem<float> prf{.t0 = 0, .t1 = 100, .save_times = tf, .rtol = 1e-4f, .atol = 1e-7f,
+                                   .step_to_save_times = true};
+  check_same_as_one_at_a_time<fx::compiled<robertson, float>>(fx::rodas5p{}, prf, B, x0, p, 1);
+  check_same_as_one_at_a_time<fx::compiled<robertson, float>>(fx::rosenbrock23{}, prf, B, x0, p, 2);
+}
+
+TEST_CASE("Rosenbrock methods in lanes read their own time and d rhs / dt: Prothero-Robinson") {
+  using M = fx::compiled<prothero_robinson, double>;
+  const std::size_t B = 29;
+  std::vector<double> x0(B), p(B);
+  for (std::size_t i = 0; i < B; ++i) x0[i] = 1.0 + 0.1 * double(i % 3), p[i] = -std::pow(10.0, double(i % 6));
+  const std::vector<double> ts = {0.05, 1.0, 2.5};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 3, .save_times = ts, .rtol = 1e-8, .atol = 1e-10};
+  check_same_as_one_at_a_time<M>(fx::rodas5p{}, pr, B, x0, p, 2);
+  check_same_as_one_at_a_time<M>(fx::rosenbrock23{}, pr, B, x0, p, 1);
+  const auto r = fx::host::integrate(M{}, fx::rodas5p{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
+  for (std::size_t i = 0; i < B; ++i)
+    for (std::size_t s = 0; s < ts.size(); ++s) {
+      // Between steps Rodas5P's interpolant is looser on very stiff lanes (docs/solvers.md): 1e-3 there.
+      const double exact = std::sin(ts[s]) + x0[i] * std::exp(p[i] * ts[s]);
+      CHECK_THAT(r.saved(s, 0, i), WithinAbs(exact, p[i] < -1e3 ? 1e-3 : 1e-6));
+    }
+}
+
+TEST_CASE("Rosenbrock methods in lanes: singular matrices, NaN and blow-up stop lanes as they stop one trajectory") {
+  // k = 0 makes the Jacobian of y' = k y^2 zero and, with lambda-like rates
+  // of mixed sign, the iteration matrix I/(gamma h) - J singular only where
+  // gamma h k y = 1; NaN after t = 0.5 for k < 0; blow-up for k > 0.5.
+  using M = fx::compiled<mixed, double>;
+  const std::size_t B = 41;
+  std::vector<double> x0(B, 1.0), p(B);
+  for (std::size_t i = 0; i < B; ++i) p[i] = (i % 5 == 0) ? -1.0 : 0.05 * double(i % 17);
+  const std::vector<double> ts = {0.25, 1.0, 1.9};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 2, .save_times = ts, .rtol = 1e-6, .atol = 1e-6, .max_steps = 300};
+  check_same_as_one_at_a_time<M>(fx::rodas5p{}, pr, B, x0, p, 1);
+  check_same_as_one_at_a_time<M>(fx::rosenbrock23{}, pr, B, x0, p, 2);
+  // A matrix made singular on purpose: I/(gamma h) - J = 0 where J = 1/(gamma h),
+  // i.e. y' = y / (gamma h0) with a fixed step h0.
+  using D = fx::compiled<decay, double>;
+  std::vector<double> xd(B, 1.0), pd(B);
+  const double h0 = 0.01;
+  for (std::size_t i = 0; i < B; ++i) pd[i] = (i % 4 == 0) ? -1.0 / (fx::rodas5p::gamma * h0) : double(i % 9);
+  const fx::ode_problem<double> fixed{.t0 = 0, .t1 = 0.1, .save_times = {}, .initial_step = h0, .adaptive = false};
+  check_same_as_one_at_a_time<D>(fx::rodas5p{}, fixed, B, xd, pd, 1);
+  const auto r = fx::host::integrate(D{}, fx::rodas5p{}, fixed, B, fx::soa(std::as_const(xd)), fx::soa(std::as_const(pd)));
+  for (std::size_t i = 0; i < B; ++i)
+    CHECK((r.status[i] == fx::solve_status::non_finite) == (i % 4 == 0));
+}
+
+TEST_CASE("nine-state stiff models integrate one at a time, with the same results") {
+  using M = fx::compiled<nine_decays, double>;
+  const std::size_t B = 9;
+  std::vector<double> x0(9 * B, 1.0), p(B);
+  for (std::size_t i = 0; i < B; ++i) p[i] = double(1 + i);
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 1, .save_times = {}, .rtol = 1e-8, .atol = 1e-10};
+  const auto r = fx::host::integrate(M{}, fx::rodas5p{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
+  for (std::size_t i = 0; i < B; ++i)
+    for (std::size_t e = 0; e < 9; ++e) CHECK_THAT(r.final_value(e, i), WithinAbs(std::exp(-p[i]), 1e-7));
 }

@@ -574,6 +574,15 @@ struct evaluator {
         t, x, xs, p, ps, nullptr, 1, out, os);
   }
   FLUXION_HOST_DEVICE void rhs_dt(T t, const T* x, const T* p, T* out) const { rhs_dt(t, x, 1, p, 1, out, 1); }
+  // rhs_dt for Lanes::width consecutive instances, each at its own time (as
+  // rhs_lanes). Host only.
+  template <class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class SO = std::ptrdiff_t>
+    requires std::is_same_v<typename Lanes::value_type, T>
+  void rhs_dt_lanes(Lanes t, const T* x, SX xs, const T* p, SP ps, T* out, SO os) const {
+    using eqs = typename detail::directional_equations<typename rhs_plan::equations, time_direction>::type;
+    evaluate<typename layout::state, rhs_plan, eqs, SX, SP, SO, time_direction, Lanes, Lanes>(t, x, xs, p, ps, nullptr,
+                                                                                              1, out, os);
+  }
 
   FLUXION_HOST_DEVICE void obs_jvp_p(T t, const T* x, const T* p, const T* v, T* out) const {
     evaluate<typename layout::observable, observe_plan, along_eqs<typename observe_plan::equations, detail::is_parameter_symbol>, std::ptrdiff_t,
@@ -641,6 +650,28 @@ struct evaluator {
     const detail::eval_context<T> ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
     detail::values_sink<detail::eval_context<T>> sink{&ctx, out, vs};
+    shape::value_walk::run(sink);
+  }
+
+  // Dense Jacobian J of Lanes::width consecutive instances at once (host
+  // SIMD), each at its own time: entry (r, c) of instance w at
+  // out[(r * columns + c) * width + w]; xs, ps are element strides (the
+  // instances consecutive, as for rhs_lanes). The values are those of
+  // jacobian_dense, bit for bit. Host only.
+  template <jacobian J, class Lanes, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t>
+    requires std::is_same_v<typename Lanes::value_type, T>
+  void jacobian_dense_lanes(Lanes t, const T* x, SX xs, const T* p, SP ps, T* out) const {
+    static_assert(std::is_same_v<Policy, symbol_major>,
+                  "fluxion::compiled: Jacobians are laid out over the symbol-major layout; compile the model "
+                  "with fluxion::symbol_major to evaluate them.");
+    using shape = jacobian_shape<J>;
+    for (std::size_t k = 0; k < shape::rows * shape::columns * Lanes::width; ++k) out[k] = T(0);
+    using plan = typename shape::plan;
+    Lanes scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
+    using context = detail::eval_context<T, SX, SP, Lanes>;
+    const context ctx{t, x, xs, p, ps, scratch};
+    evaluate_scratch<plan>(ctx, scratch);
+    detail::dense_lanes_sink<context> sink{&ctx, out, shape::columns};
     shape::value_walk::run(sink);
   }
 

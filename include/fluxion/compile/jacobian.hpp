@@ -190,6 +190,21 @@ struct dense_sink {
   }
 };
 
+// Dense values of several instances at once (Ctx::scalar is fluxion::lanes):
+// entry (row, col) of instance w at out[(row * columns + col) * width + w].
+template <class Ctx>
+struct dense_lanes_sink {
+  using V = typename Ctx::scalar;
+  const Ctx* ctx;
+  typename V::value_type* out;
+  std::size_t columns;
+  constexpr void begin_row(std::size_t) {}
+  template <class D, class Env>
+  void entry(std::size_t row, std::size_t col, const Env& e) {
+    V(D::eval(*ctx, e)).store(out + (row * columns + col) * V::width);
+  }
+};
+
 template <class Ctx>
 struct values_sink {
   using T = typename Ctx::scalar;

@@ -10,6 +10,14 @@
 // a constant, so a GPU keeps the matrix in registers instead of thread-local
 // memory. Larger matrices exchange rows by a recorded pivot index.
 // factor() returns false when a pivot is zero.
+//
+// The unrolled form also factors several matrices at once, one per SIMD lane
+// (T = fluxion::lanes, host only, for Rosenbrock ensembles in lanes): the
+// comparisons give lane masks, the exchanges select lane by lane, and each
+// lane's factors and solutions are those of its matrix alone, bit for bit;
+// factor() then returns the mask of the lanes whose pivots are all non-zero.
+#include <type_traits>
+
 #include <fluxion/config/macros.hpp>
 #include <fluxion/symbolic/math.hpp>
 
@@ -29,27 +37,36 @@ namespace fluxion::detail {
 
 inline constexpr int register_resident_order = 8;
 
+// c ? a : b for a truth value, or lane by lane for a lane mask (lane_select,
+// found by argument-dependent lookup).
+template <class C, class V>
+FLUXION_HOST_DEVICE constexpr V choose(C c, V a, V b) {
+  if constexpr (std::is_same_v<C, bool>) return c ? a : b;
+  else return lane_select(c, a, b);
+}
+
 template <class T, int N, bool Unrolled = (N <= register_resident_order)>
 struct dense_lu;
 
 template <class T, int N>
 struct dense_lu<T, N, true> {
+  using truth = decltype(T(0) > T(0));  // bool, or a lane mask
   T a[N][N];
-  bool swapped[N][N];  // swapped[c][r]: rows c and r traded places while column c was pivoted
+  truth swapped[N][N];  // swapped[c][r]: rows c and r traded places while column c was pivoted
 
-  FLUXION_HOST_DEVICE bool factor() {
-    bool regular = true;
+  FLUXION_HOST_DEVICE truth factor() {
+    truth regular = T(0) == T(0);
     FLUXION_UNROLL
     for (int c = 0; c < N; ++c) {
       FLUXION_UNROLL
       for (int r = c + 1; r < N; ++r) {
-        const bool s = math::abs(a[r][c]) > math::abs(a[c][c]);
+        const truth s = math::abs(a[r][c]) > math::abs(a[c][c]);
         swapped[c][r] = s;
         FLUXION_UNROLL
         for (int k = 0; k < N; ++k) {
           const T top = a[c][k], low = a[r][k];
-          a[c][k] = s ? low : top;
-          a[r][k] = s ? top : low;
+          a[c][k] = choose(s, low, top);
+          a[r][k] = choose(s, top, low);
         }
       }
       regular = regular && math::abs(a[c][c]) > T(0);
@@ -59,7 +76,7 @@ struct dense_lu<T, N, true> {
         const T l = a[r][c] * inv;
         a[r][c] = l;
         FLUXION_UNROLL
-        for (int k = c + 1; k < N; ++k) a[r][k] -= l * a[c][k];
+        for (int k = c + 1; k < N; ++k) a[r][k] = a[r][k] - l * a[c][k];
       }
     }
     return regular;
@@ -74,20 +91,20 @@ struct dense_lu<T, N, true> {
       FLUXION_UNROLL
       for (int r = c + 1; r < N; ++r) {
         const T top = b[c], low = b[r];
-        b[c] = swapped[c][r] ? low : top;
-        b[r] = swapped[c][r] ? top : low;
+        b[c] = choose(swapped[c][r], low, top);
+        b[r] = choose(swapped[c][r], top, low);
       }
     }
     FLUXION_UNROLL
     for (int r = 1; r < N; ++r) {
       FLUXION_UNROLL
-      for (int k = 0; k < r; ++k) b[r] -= a[r][k] * b[k];
+      for (int k = 0; k < r; ++k) b[r] = b[r] - a[r][k] * b[k];
     }
     FLUXION_UNROLL
     for (int r = N - 1; r >= 0; --r) {
       FLUXION_UNROLL
-      for (int k = r + 1; k < N; ++k) b[r] -= a[r][k] * b[k];
-      b[r] /= a[r][r];
+      for (int k = r + 1; k < N; ++k) b[r] = b[r] - a[r][k] * b[k];
+      b[r] = b[r] / a[r][r];
     }
   }
 };

@@ -12,11 +12,12 @@
 // trajectory. Inputs are checked (fluxion::layout_error) and the problem too
 // (fluxion::problem_error) before any work; inputs are never modified.
 //
-// Explicit methods run several trajectories at a time in the host's SIMD
-// lanes, each with its own steps (solve/host_lanes.hpp), and ranges of
-// trajectories across threads; an exec whose simd_lanes is false
-// (fx::host::threads exec(n); exec.simd_lanes = false;) integrates one
-// trajectory at a time instead.
+// Trajectories run several at a time in the host's SIMD lanes, each with its
+// own steps (solve/host_lanes.hpp: explicit pairs, and the Rosenbrock methods
+// for models of up to 8 states), and ranges of trajectories across threads;
+// an exec whose simd_lanes is false (fx::host::threads exec(n);
+// exec.simd_lanes = false;) integrates one trajectory at a time instead, as
+// do larger stiff models.
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -97,7 +98,7 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_prob
   // thread pays for itself with far fewer trajectories than an evaluation.
   const std::size_t values_per_trajectory = (n + M::n_params) * 4096;
 #if !defined(__CUDACC__)
-  if constexpr (lane_integrable<Method> && lane_evaluable<M>) {
+  if constexpr (lane_integrable<Method, M>) {
     using L = lanes<T>;
     if (exec.simd_lanes && count >= 2 * L::width) {
       detail::for_ranges(count, exec, L::width, values_per_trajectory, [&](std::size_t begin, std::size_t end) {

@@ -1,36 +1,42 @@
 #pragma once
-// Ensembles of an explicit method integrated on the host in SIMD lanes:
-// W = lanes<T>::width trajectories advance together, one per lane, each at
-// its own time with its own step size, accepting or rejecting its own steps.
-// The stages are computed for all lanes at once (the right-hand side through
-// compiled::rhs_lanes with a time per lane); the decisions that follow an
-// attempt are made lane by lane. A lane whose trajectory ends (success or
-// not) takes the next trajectory of the range, so lanes stay busy until the
-// range runs dry. Host only (fx::host::integrate uses it for methods that
-// qualify, see lane_integrable); nvcc translation units integrate one
-// trajectory at a time.
+// Ensembles integrated on the host in SIMD lanes: W = lanes<T>::width
+// trajectories advance together, one per lane, each at its own time with its
+// own step size, accepting or rejecting its own steps. A step is attempted
+// in all lanes at once (the right-hand side through compiled::rhs_lanes with
+// a time per lane; for Rosenbrock methods also the Jacobian through
+// compiled::jacobian_dense_lanes and the iteration matrix factored lane by
+// lane with dense_lu over lanes); the decisions that follow an attempt are
+// made lane by lane. A lane whose trajectory ends (success or not) takes the
+// next trajectory of the range, so lanes stay busy until the range runs dry.
+// Host only (fx::host::integrate uses it for methods that qualify, see
+// lane_integrable); nvcc translation units integrate one trajectory at a time.
 //
 // Each trajectory follows the algorithm of solve/driver.hpp (adaptive_driver:
 // HNW I, II.4 step control, dense output at save times, statuses), decision
 // for decision; the arithmetic is the same operations in the same order on
 // vectors, so a trajectory's result does not depend on which lane or which
-// neighbours it had.
+// neighbours it had. The method-specific part of an attempt is a lane step
+// (lane_explicit_step, lane_rosenbrock23_step, lane_rodas_step), the rest is
+// lane_ensemble's.
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <fluxion/compile/compiled.hpp>
 #include <fluxion/exec/lanes.hpp>
+#include <fluxion/solve/dense_lu.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
 #include <fluxion/symbolic/math.hpp>
 
 namespace fluxion {
 
-// Methods the lanes integrate: explicit pairs whose last stage is the next
-// step's first and whose dense output weighs the step's own stages.
+// Explicit pairs the lanes integrate: the last stage is the next step's first
+// and the dense output weighs the step's own stages.
 template <class Method>
-concept lane_integrable = Method::first_same_as_last && requires(double th, double* w) {
+concept lane_explicit_method = Method::first_same_as_last && requires(double th, double* w) {
   Method::dense_weights(th, w);
   Method::a[0][0];
 } && (!requires { Method::dense_stages; } || Method::dense_stages == Method::stages);
@@ -45,22 +51,352 @@ concept lane_evaluable = std::is_floating_point_v<typename M::scalar> &&
                                                                             out, 1);
                          };
 
+// Whether M also gives its Jacobian and d rhs / dt in lanes, with an
+// iteration matrix small enough for the unrolled factorization that works
+// lane by lane (dense_lu.hpp); larger models integrate one at a time.
+template <class M>
+concept lane_linearizable =
+    lane_evaluable<M> && int(M::n_states) <= detail::register_resident_order &&
+    requires(const M& m, const typename M::scalar* x, typename M::scalar* out) {
+      m.template jacobian_dense_lanes<M::jacobian::x>(lanes<typename M::scalar>{}, x, 1, x, 1, out);
+      m.template rhs_dt_lanes<lanes<typename M::scalar>>(lanes<typename M::scalar>{}, x, 1, x, 1, out, 1);
+    };
+
+// Whether fx::host::integrate runs Method on M in lanes.
+template <class Method, class M>
+concept lane_integrable =
+    lane_evaluable<M> &&
+    (lane_explicit_method<Method> ||
+     ((std::is_same_v<Method, rosenbrock23> || std::is_same_v<Method, rodas5p>) && lane_linearizable<M>));
+
 namespace detail {
+
+// --- lane steps -----------------------------------------------------------------
+// What a lane_ensemble asks of a method, for all W lanes at once. Arrays are
+// element-major with the lanes consecutive (element i of lane w at [i][w]),
+// as compiled::rhs_lanes reads and writes with element stride W.
+//   scalar_step                      the one-trajectory step (its constants and
+//                                    the starting step come from it)
+//   start(w, f0, stats)              lane w begins a trajectory; f0 = f(t0, y0)
+//   idle(w)                          lane w has no trajectory
+//   attempt(m, o, t, h, y, ynew, p, err)    every lane's attempt: ynew, and
+//                                    err[w], the weighted error norm (NaN: not finite)
+//   count(w, stats)                  the work the attempt did for lane w
+//   accept(w, stats)                 lane w accepted and goes on from ynew
+//   save_dense(w, theta, h, y, ynew, out, stride)   lane w's dense output at
+//                                    t + theta h, n values
+// Each does the same operations in the same order as scalar_step does for
+// one trajectory.
+
+template <class M, class L>
+struct lane_arrays {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr std::size_t W = L::width;
+  using stride = fixed_stride<std::ptrdiff_t(W)>;
+  static L load(const T* v) { return L::load(v); }
+  static void store(T* v, L x) { x.store(v); }
+  // The error norm of every lane (adaptive_driver's, detail::tolerance lane
+  // by lane): e(i) is component i's error estimate.
+  template <class E>
+  static void error_norms(const ode_options<T>& o, const T (&y)[n][W], const T (&ynew)[n][W], const E& e,
+                          T (&err)[W]) {
+    L err2 = L(T(0));
+    for (int i = 0; i < n; ++i) {
+      const L yi = load(y[i]), yn = load(ynew[i]);
+      const L atol = L(o.atol_per_state ? o.atol_per_state[i] : o.atol);
+      const L ma = yi.map([](T v) { return math::abs(v); }), mb = yn.map([](T v) { return math::abs(v); });
+      const L r = e(i) / (atol + L(o.rtol) * lane_select(ma > mb, ma, mb));
+      err2 = err2 + r * r;
+    }
+    for (std::size_t w = 0; w < W; ++w) {
+      bool finite_state = true;
+      for (int i = 0; i < n; ++i) finite_state = finite_state && finite(ynew[i][w]);
+      const T norm = math::sqrt(err2[w] / T(n));
+      err[w] = finite_state ? norm : quiet_nan<T>();
+    }
+  }
+};
+
+// An explicit pair (explicit_rk_step).
+template <class Method, class M, class L>
+struct lane_explicit_step : lane_arrays<M, L> {
+  using base = lane_arrays<M, L>;
+  using typename base::T, typename base::stride;
+  using base::n, base::W, base::load, base::store;
+  using scalar_step = explicit_rk_step<Method, M>;
+  static constexpr int S = Method::stages;
+  T k_[S][n][W];
+
+  void start(std::size_t w, const T* f0, solve_statistics&) {
+    for (int i = 0; i < n; ++i) k_[0][i][w] = f0[i];
+  }
+  void idle(std::size_t w) {
+    for (int i = 0; i < n; ++i) k_[0][i][w] = T(0);
+  }
+
+  template <int Stage = 1>
+  void stages(const M& m, L t, L h, const T (&y)[n][W], T (&u)[n][W], const T* p) {
+    if constexpr (Stage < S) {
+      for (int i = 0; i < n; ++i) {
+        L acc = L(T(0));
+        [&]<int... J>(std::integer_sequence<int, J...>) {
+          ((acc = acc + L(T(Method::a[Stage][J])) * load(k_[J][i])), ...);
+        }(std::make_integer_sequence<int, Stage>{});
+        store(u[i], load(y[i]) + h * acc);
+      }
+      m.template rhs_lanes<L>(t + L(T(Method::c[Stage])) * h, &u[0][0], stride{}, p, stride{}, &k_[Stage][0][0],
+                              stride{});
+      stages<Stage + 1>(m, t, h, y, u, p);
+    }
+  }
+
+  void attempt(const M& m, const ode_options<T>& o, L t, L h, const T (&y)[n][W], T (&ynew)[n][W], const T* p,
+               T (&err)[W]) {
+    stages(m, t, h, y, ynew, p);
+    T est_[n][W];
+    for (int i = 0; i < n; ++i) {
+      L sol = L(T(0)), est = L(T(0));
+      [&]<int... J>(std::integer_sequence<int, J...>) {
+        ((sol = sol + L(T(Method::b[J])) * load(k_[J][i])), ...);
+        ((est = est + L(T(Method::e[J])) * load(k_[J][i])), ...);
+      }(std::make_integer_sequence<int, S>{});
+      store(ynew[i], load(y[i]) + h * sol);
+      store(est_[i], h * est);
+    }
+    base::error_norms(o, y, ynew, [&](int i) { return load(est_[i]); }, err);
+  }
+  void count(std::size_t, solve_statistics& st) const { st.rhs_evaluations += S - 1; }
+  void accept(std::size_t w, solve_statistics&) {
+    for (int i = 0; i < n; ++i) k_[0][i][w] = k_[S - 1][i][w];  // first same as last
+  }
+  void save_dense(std::size_t w, T theta, T h, const T (&y)[n][W], const T (&)[n][W], T* out,
+                  std::ptrdiff_t stride) const {
+    T wt[S];
+    Method::dense_weights(theta, wt);
+    for (int i = 0; i < n; ++i) {
+      T acc = T(0);
+      for (int j = 0; j < S; ++j) acc = acc + wt[j] * k_[j][i][w];
+      out[std::ptrdiff_t(i) * stride] = y[i][w] + h * acc;
+    }
+  }
+};
+
+// J and df/dt of every lane at (t, y), and the iteration matrix diag - J
+// factored lane by lane (detail::linearization in lanes).
+template <class M, class L>
+struct lane_linearization : lane_arrays<M, L> {
+  using base = lane_arrays<M, L>;
+  using typename base::T, typename base::stride;
+  using base::n, base::W, base::load;
+  using truth = typename dense_lu<L, n>::truth;
+  T J[n][n][W];
+  T dT[M::autonomous ? 1 : n][W];
+  dense_lu<L, n> lu;
+
+  void at(const M& m, L t, const T (&y)[n][W], const T* p) {
+    m.template jacobian_dense_lanes<M::jacobian::x>(t, &y[0][0], stride{}, p, stride{}, &J[0][0][0]);
+    if constexpr (!M::autonomous) m.template rhs_dt_lanes<L>(t, &y[0][0], stride{}, p, stride{}, &dT[0][0], stride{});
+  }
+  L time_term(int i) const {
+    if constexpr (M::autonomous) return L(T(0));
+    else return load(dT[i]);
+  }
+  truth factor(L diag) {
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) lu.a[r][c] = (r == c ? diag : L(T(0))) - load(J[r][c]);
+    return lu.factor();
+  }
+};
+
+// Shampine & Reichelt's ode23s (rosenbrock23_step) in lanes. f(t, y) of a
+// lane is its last accepted step's F2, as the scalar step keeps it.
+template <class M, class L>
+struct lane_rosenbrock23_step : lane_arrays<M, L> {
+  using base = lane_arrays<M, L>;
+  using typename base::T, typename base::stride;
+  using base::n, base::W, base::load, base::store;
+  using scalar_step = rosenbrock23_step<M>;
+  lane_linearization<M, L> lin;
+  T F0[n][W], F1[n][W], F2[n][W], k1[n][W], k2[n][W];
+  bool regular_[W];
+
+  void start(std::size_t w, const T* f0, solve_statistics& st) {
+    for (int i = 0; i < n; ++i) F0[i][w] = f0[i];
+    ++st.jacobian_evaluations;  // begin(): J at (t0, y0), evaluated at the first attempt
+  }
+  void idle(std::size_t w) {
+    for (int i = 0; i < n; ++i) F0[i][w] = T(0);
+  }
+
+  void solve(T (&k)[n][W]) const {
+    L b[n];
+    for (int i = 0; i < n; ++i) b[i] = load(k[i]);
+    lin.lu.solve(b);
+    for (int i = 0; i < n; ++i) store(k[i], b[i]);
+  }
+
+  void attempt(const M& m, const ode_options<T>& o, L t, L h, const T (&y)[n][W], T (&ynew)[n][W], const T* p,
+               T (&err)[W]) {
+    const L gamma = L(T(rosenbrock23::gamma)), e32 = L(T(rosenbrock23::e32));
+    // J at (t, y): the scalar step's, kept from the lane's last accepted point.
+    lin.at(m, t, y, p);
+    const L gh = gamma * h, inv_gh = L(T(1)) / gh;
+    const auto regular = lin.factor(inv_gh);
+    for (std::size_t w = 0; w < W; ++w) regular_[w] = regular[w];
+    for (int i = 0; i < n; ++i) store(k1[i], (load(F0[i]) + gh * lin.time_term(i)) * inv_gh);
+    solve(k1);
+    for (int i = 0; i < n; ++i) store(ynew[i], load(y[i]) + L(T(0.5)) * h * load(k1[i]));
+    m.template rhs_lanes<L>(t + L(T(0.5)) * h, &ynew[0][0], stride{}, p, stride{}, &F1[0][0], stride{});
+    for (int i = 0; i < n; ++i) store(k2[i], (load(F1[i]) - load(k1[i])) * inv_gh);
+    solve(k2);
+    for (int i = 0; i < n; ++i) {
+      const L k2i = load(k2[i]) + load(k1[i]);
+      store(k2[i], k2i);
+      store(ynew[i], load(y[i]) + h * k2i);
+    }
+    m.template rhs_lanes<L>(t + h, &ynew[0][0], stride{}, p, stride{}, &F2[0][0], stride{});
+    T k3[n][W];
+    for (int i = 0; i < n; ++i)
+      store(k3[i], (load(F2[i]) - e32 * (load(k2[i]) - load(F1[i])) - L(T(2)) * (load(k1[i]) - load(F0[i])) +
+                    gh * lin.time_term(i)) *
+                       inv_gh);
+    solve(k3);
+    base::error_norms(
+        o, y, ynew,
+        [&](int i) { return h / L(T(6)) * (load(k1[i]) - L(T(2)) * load(k2[i]) + load(k3[i])); }, err);
+    for (std::size_t w = 0; w < W; ++w)
+      if (!regular_[w]) err[w] = quiet_nan<T>();
+  }
+  void count(std::size_t w, solve_statistics& st) const {
+    ++st.factorizations;
+    if (regular_[w]) st.rhs_evaluations += 2;
+  }
+  void accept(std::size_t w, solve_statistics& st) {
+    for (int i = 0; i < n; ++i) F0[i][w] = F2[i][w];  // f at the new point
+    ++st.jacobian_evaluations;                        // J there, evaluated at the next attempt
+  }
+  void save_dense(std::size_t w, T theta, T h, const T (&y)[n][W], const T (&)[n][W], T* out,
+                  std::ptrdiff_t stride) const {
+    constexpr T gamma = T(rosenbrock23::gamma);
+    const T b1 = theta * (T(1) - theta) / (T(1) - T(2) * gamma);
+    const T b2 = theta * (theta - T(2) * gamma) / (T(1) - T(2) * gamma);
+    for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * stride] = y[i][w] + h * (b1 * k1[i][w] + b2 * k2[i][w]);
+  }
+};
+
+// A stiffly accurate Rodas-type step (rodas_step) in lanes. f(t, y), J and
+// df/dt of a lane are evaluated at the start of every attempt at the lane's
+// (t, y): after a rejection the same point, hence the same values, as the
+// scalar step keeps.
+template <class Method, class M, class L>
+struct lane_rodas_step : lane_arrays<M, L> {
+  using base = lane_arrays<M, L>;
+  using typename base::T, typename base::stride;
+  using base::n, base::W, base::load, base::store;
+  using scalar_step = rodas_step<Method, M>;
+  static constexpr int S = Method::stages;
+  lane_linearization<M, L> lin;
+  T k[S][n][W];
+  bool regular_[W];
+
+  void start(std::size_t, const T*, solve_statistics& st) { ++st.jacobian_evaluations; }
+  void idle(std::size_t) {}
+
+  template <int I, int... J>
+  L stage_sum(const T (&y)[n][W], int i, std::integer_sequence<int, J...>) const {
+    return load(y[i]) + (L(T(0)) + ... + (L(T(Method::a[I][J])) * load(k[J][i])));
+  }
+  template <int I, int... J>
+  L coupling([[maybe_unused]] int i, std::integer_sequence<int, J...>) const {
+    return (L(T(0)) + ... + (L(T(Method::C[I][J])) * load(k[J][i])));
+  }
+  template <int R, int... J>
+  T dense_term(std::size_t w, int i, std::integer_sequence<int, J...>) const {
+    return (T(0) + ... + (T(Method::H[R][J]) * k[J][i][w]));
+  }
+
+  template <int I = 0>
+  void stages(const M& m, L t, L h, const T (&y)[n][W], T (&u)[n][W], const T* p) {
+    if constexpr (I < S) {
+      if constexpr (I == 0) {
+        m.template rhs_lanes<L>(t, &y[0][0], stride{}, p, stride{}, &k[0][0][0], stride{});  // f(t, y)
+      } else {
+        for (int i = 0; i < n; ++i) store(u[i], stage_sum<I>(y, i, std::make_integer_sequence<int, I>{}));
+        m.template rhs_lanes<L>(t + L(T(Method::c[I])) * h, &u[0][0], stride{}, p, stride{}, &k[I][0][0], stride{});
+      }
+      const L inv_h = L(T(1)) / h;
+      L b[n];
+      for (int i = 0; i < n; ++i)
+        b[i] = load(k[I][i]) + (inv_h * coupling<I>(i, std::make_integer_sequence<int, I>{}) +
+                                (Method::d[I] != 0.0 ? h * L(T(Method::d[I])) * lin.time_term(i) : L(T(0))));
+      lin.lu.solve(b);
+      for (int i = 0; i < n; ++i) store(k[I][i], b[i]);
+      stages<I + 1>(m, t, h, y, u, p);
+    }
+  }
+
+  void attempt(const M& m, const ode_options<T>& o, L t, L h, const T (&y)[n][W], T (&ynew)[n][W], const T* p,
+               T (&err)[W]) {
+    lin.at(m, t, y, p);
+    const auto regular = lin.factor(L(T(1)) / (L(T(Method::gamma)) * h));
+    for (std::size_t w = 0; w < W; ++w) regular_[w] = regular[w];
+    stages(m, t, h, y, ynew, p);
+    // Stiffly accurate: the new state is the last stage's input plus its k.
+    for (int i = 0; i < n; ++i)
+      store(ynew[i], stage_sum<S - 1>(y, i, std::make_integer_sequence<int, S - 1>{}) + load(k[S - 1][i]));
+    base::error_norms(o, y, ynew, [&](int i) { return load(k[S - 1][i]); }, err);
+    for (std::size_t w = 0; w < W; ++w)
+      if (!regular_[w]) err[w] = quiet_nan<T>();
+  }
+  void count(std::size_t w, solve_statistics& st) const {
+    ++st.factorizations;
+    if (regular_[w]) st.rhs_evaluations += S - 1;
+  }
+  void accept(std::size_t, solve_statistics& st) {
+    // f, J (and df/dt) at the new point, evaluated at the next attempt.
+    ++st.rhs_evaluations;
+    ++st.jacobian_evaluations;
+  }
+  void save_dense(std::size_t w, T theta, T, const T (&y)[n][W], const T (&ynew)[n][W], T* out,
+                  std::ptrdiff_t stride) const {
+    constexpr auto all = std::make_integer_sequence<int, S>{};
+    for (int i = 0; i < n; ++i) {
+      const T q1 = dense_term<0>(w, i, all), q2 = dense_term<1>(w, i, all), q3 = dense_term<2>(w, i, all);
+      const T rest = T(1) - theta;
+      out[std::ptrdiff_t(i) * stride] = rest * y[i][w] + theta * (ynew[i][w] + rest * (q1 + theta * (q2 + theta * q3)));
+    }
+  }
+};
+
+template <class Method, class M, class L>
+struct lane_step_of {
+  using type = lane_explicit_step<Method, M, L>;
+};
+template <class M, class L>
+struct lane_step_of<rosenbrock23, M, L> {
+  using type = lane_rosenbrock23_step<M, L>;
+};
+template <class M, class L>
+struct lane_step_of<rodas5p, M, L> {
+  using type = lane_rodas_step<rodas5p, M, L>;
+};
 
 template <class Method, class M, class L>
 class lane_ensemble {
   using T = typename M::scalar;
+  using Step = typename lane_step_of<Method, M, L>::type;
   static constexpr int n = int(M::n_states);
   static constexpr int np = int(M::n_params) > 0 ? int(M::n_params) : 1;
-  static constexpr int S = Method::stages;
   static constexpr std::size_t W = L::width;
-  using scalar_driver = adaptive_driver<explicit_rk_step<Method, M>, M>;
-  using stride = fixed_stride<std::ptrdiff_t(W)>;
+  using scalar_step = typename Step::scalar_step;
+  using scalar_driver = adaptive_driver<scalar_step, M>;
 
   // Element-major, lanes consecutive: element i of lane w at [i][w], as
   // compiled::rhs_lanes reads and writes with element stride W.
-  T y_[n][W], ynew_[n][W], k_[S][n][W], p_[np][W];
+  T y_[n][W], ynew_[n][W], p_[np][W];
   T t_[W], h_[W];
+  Step step_;
 
   struct lane {
     bool busy = false;
@@ -91,7 +427,7 @@ class lane_ensemble {
       bool any = false;
       for (std::size_t w = 0; w < W; ++w) any = any || lanes_[w].busy;
       if (!any) return;
-      attempt();
+      step_.attempt(m_, o_, L::load(t_), L::load(h_), y_, ynew_, &p_[0][0], err_);
       for (std::size_t w = 0; w < W; ++w) {
         if (!lanes_[w].busy) continue;
         if (decide(w, io(lanes_[w].trajectory))) {
@@ -111,8 +447,9 @@ class lane_ensemble {
     lanes_[w].busy = false;
     t_[w] = o_.t0;
     h_[w] = T(0);
-    for (int i = 0; i < n; ++i) y_[i][w] = T(1), k_[0][i][w] = T(0);
+    for (int i = 0; i < n; ++i) y_[i][w] = T(1);
     for (int j = 0; j < np; ++j) p_[j][w] = T(1);
+    step_.idle(w);
   }
 
   // Starts trajectories in lane w until one needs steps (or the range is done).
@@ -135,8 +472,9 @@ class lane_ensemble {
       const T span = o_.t1 - o_.t0;
       const T h = o_.initial_step > T(0) ? (o_.initial_step < span ? o_.initial_step : span)
                                          : scalar_driver::starting_step(m_, o_, p, 1, y, f0, y1, f1, span, ln.stats);
-      for (int i = 0; i < n; ++i) y_[i][w] = y[i], k_[0][i][w] = f0[i];
+      for (int i = 0; i < n; ++i) y_[i][w] = y[i];
       for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = p[j];
+      step_.start(w, f0, ln.stats);
       t_[w] = o_.t0;
       h_[w] = h;
       if (prepare(w)) return;  // a step to take
@@ -175,60 +513,16 @@ class lane_ensemble {
     return o_.step_to_save_times && ln.next_save < o_.n_save ? o_.save_times[ln.next_save] : o_.t1;
   }
 
-  // The stages of every lane's step (explicit_rk_step::attempt, in lanes).
-  template <int Stage = 1>
-  void stages(L t, L h) {
-    if constexpr (Stage < S) {
-      for (int i = 0; i < n; ++i) {
-        L acc = L(T(0));
-        [&]<int... J>(std::integer_sequence<int, J...>) {
-          ((acc = acc + L(T(Method::a[Stage][J])) * load(k_[J][i])), ...);
-        }(std::make_integer_sequence<int, Stage>{});
-        store(ynew_[i], load(y_[i]) + h * acc);
-      }
-      m_.template rhs_lanes<L>(t + L(T(Method::c[Stage])) * h, &ynew_[0][0], stride{}, &p_[0][0], stride{},
-                               &k_[Stage][0][0], stride{});
-      stages<Stage + 1>(t, h);
-    }
-  }
-
   // err_[w]: the weighted error norm of lane w's attempt (NaN: not finite).
   T err_[W];
-  void attempt() {
-    const L t = load(t_), h = load(h_);
-    stages(t, h);
-    L err2 = L(T(0));
-    for (int i = 0; i < n; ++i) {
-      L sol = L(T(0)), est = L(T(0));
-      [&]<int... J>(std::integer_sequence<int, J...>) {
-        ((sol = sol + L(T(Method::b[J])) * load(k_[J][i])), ...);
-        ((est = est + L(T(Method::e[J])) * load(k_[J][i])), ...);
-      }(std::make_integer_sequence<int, S>{});
-      const L yi = load(y_[i]);
-      const L yn = yi + h * sol;
-      store(ynew_[i], yn);
-      const L e = h * est;
-      // The tolerance of component i (detail::tolerance), lane by lane.
-      const L atol = L(o_.atol_per_state ? o_.atol_per_state[i] : o_.atol);
-      const L ma = yi.map([](T v) { return math::abs(v); }), mb = yn.map([](T v) { return math::abs(v); });
-      const L r = e / (atol + L(o_.rtol) * lane_select(ma > mb, ma, mb));
-      err2 = err2 + r * r;
-    }
-    for (std::size_t w = 0; w < W; ++w) {
-      bool finite_state = true;
-      for (int i = 0; i < n; ++i) finite_state = finite_state && finite(ynew_[i][w]);
-      const T err = math::sqrt(err2[w] / T(n));
-      err_[w] = finite_state ? err : quiet_nan<T>();
-    }
-  }
 
   // After an attempt, lane w's decision (adaptive_driver::integrate). True:
   // the trajectory reached t1.
   bool decide(std::size_t w, const trajectory_io<T>& io) {
     lane& ln = lanes_[w];
-    ln.stats.rhs_evaluations += S - 1;
-    constexpr T exponent = T(-1) / T(Method::error_order + 1);
-    constexpr T max_growth = T(explicit_rk_step<Method, M>::max_growth);
+    step_.count(w, ln.stats);
+    constexpr T exponent = T(-1) / T(scalar_step::error_order + 1);
+    constexpr T max_growth = T(scalar_step::max_growth);
     const T err = err_[w];
     T h = h_[w];
     const T t = t_[w];
@@ -253,18 +547,13 @@ class lane_ensemble {
           continue;
         }
         const T theta = (o_.save_times[ln.next_save] - t) / h;
-        T wt[S];
-        Method::dense_weights(theta, wt);
-        for (int i = 0; i < n; ++i) {
-          T acc = T(0);
-          for (int j = 0; j < S; ++j) acc = acc + wt[j] * k_[j][i][w];
-          out[std::ptrdiff_t(i) * io.saved_state_stride] = y_[i][w] + h * acc;
-        }
+        step_.save_dense(w, theta, h, y_, ynew_, out, io.saved_state_stride);
       }
-      for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w], k_[0][i][w] = k_[S - 1][i][w];  // first same as last
+      for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
       t_[w] = t_new;
       ++ln.stats.accepted;
       if (!(t_new < o_.t1)) return true;
+      step_.accept(w, ln.stats);
       if (ln.rejected_last && factor > T(1)) factor = T(1);
       ln.rejected_last = false;
       // A step cut short to land on a save time does not shrink the next one.
