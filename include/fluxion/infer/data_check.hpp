@@ -18,9 +18,10 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
-#include <ranges>
+#include <charconv>
+#include <iterator>
+#include <type_traits>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -31,12 +32,12 @@ namespace fluxion {
 
 namespace detail {
 
+// The value as the shortest text that reads back to it.
 template <class T>
 std::string show_value(T v) {
-  std::ostringstream out;
-  out.precision(17);
-  out << static_cast<double>(v);
-  return out.str();
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(v));
+  return std::string(buf, r.ptr);
 }
 
 inline void check_mask_length(std::string_view name, std::size_t values, std::span<const unsigned char> mask) {
@@ -82,35 +83,42 @@ void check_observations(std::string_view name, std::span<const T> data, std::spa
   }
 }
 
-// Any contiguous range of float or double (std::vector, std::array, a span).
-template <std::ranges::contiguous_range Data>
-  requires std::floating_point<std::ranges::range_value_t<Data>>
+// Any contiguous range of float or double (std::vector, std::array, a span):
+// std::data and std::size give its values (no <ranges>: it costs an nvcc
+// translation unit about a second).
+template <class Data>
+using series_value_t = std::remove_cvref_t<decltype(*std::data(std::declval<const Data&>()))>;
+template <class Data>
+concept float_series = requires(const Data& d) {
+  std::data(d);
+  std::size(d);
+} && std::floating_point<series_value_t<Data>>;
+
+template <float_series Data>
 void check_observations(std::string_view name, const Data& data, std::span<const unsigned char> mask,
                         data_kind kind) {
-  using T = std::ranges::range_value_t<Data>;
-  check_observations(name, std::span<const T>(std::ranges::data(data), std::ranges::size(data)), mask, kind);
+  using T = series_value_t<Data>;
+  check_observations(name, std::span<const T>(std::data(data), std::size(data)), mask, kind);
 }
 
-template <std::ranges::contiguous_range Data>
-  requires std::floating_point<std::ranges::range_value_t<Data>>
+template <float_series Data>
 void check_observations(std::string_view name, const Data& data, data_kind kind) {
   check_observations(name, data, std::span<const unsigned char>{}, kind);
 }
 
 // Binomial-type series: successes and trials are counts and successes <= trials
 // at every observed time point.
-template <std::ranges::contiguous_range Data>
-  requires std::floating_point<std::ranges::range_value_t<Data>>
+template <float_series Data>
 void check_binomial_observations(std::string_view name, const Data& successes, const Data& trials,
                                  std::span<const unsigned char> mask = {}) {
-  const std::size_t size = std::ranges::size(successes);
-  if (std::ranges::size(trials) != size)
+  const std::size_t size = std::size(successes);
+  if (std::size(trials) != size)
     throw data_error(std::string(name), data_error::no_index,
-                     "the trials series has " + std::to_string(std::ranges::size(trials)) +
+                     "the trials series has " + std::to_string(std::size(trials)) +
                          " values but the successes series has " + std::to_string(size));
   detail::check_mask_length(name, size, mask);
-  const auto* y = std::ranges::data(successes);
-  const auto* n = std::ranges::data(trials);
+  const auto* y = std::data(successes);
+  const auto* n = std::data(trials);
   for (std::size_t k = 0; k < size; ++k) {
     if (!mask.empty() && mask[k] == 0) continue;
     std::string problem = detail::observation_problem(n[k], data_kind::count);
