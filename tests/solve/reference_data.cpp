@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "support/stiff_models.hpp"
+
 namespace fx = fluxion;
 
 namespace {
@@ -128,21 +130,8 @@ TEST_CASE("Lorenz to t = 1 against mpmath's Taylor series: Tsit5, Rodas5P, doubl
 
 namespace {
 
-constexpr fx::state<"y1"> y1;
-constexpr fx::state<"y2"> y2;
-constexpr fx::state<"y3"> y3;
-constexpr fx::param<"k1"> k1;
-constexpr fx::param<"k2"> k2;
-constexpr fx::param<"k3"> k3;
-constexpr auto robertson = fx::model(fx::states(y1, y2, y3), fx::params(k1, k2, k3),  //
-                                     fx::d(y1) = -k1 * y1 + k3 * y2 * y3,             //
-                                     fx::d(y2) = k1 * y1 - k2 * y2 * y2 - k3 * y2 * y3,  //
-                                     fx::d(y3) = k2 * y2 * y2);
-
-constexpr fx::param<"eps"> eps;
-constexpr auto van_der_pol = fx::model(fx::states(y1, y2), fx::params(eps),  //
-                                       fx::d(y1) = y2,                       //
-                                       fx::d(y2) = ((1 - y1 * y1) * y2 - y1) / eps);
+using stiff_models::robertson;
+using stiff_models::van_der_pol;
 
 template <class T, class Method>
 std::vector<double> robertson_error(Method method, T rtol, std::vector<T> atol) {

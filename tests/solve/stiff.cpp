@@ -15,35 +15,17 @@
 #include <cstddef>
 #include <vector>
 
+#include "support/stiff_models.hpp"
+
 namespace fx = fluxion;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 namespace {
 
-// y' = lambda (y - g(t)) + g'(t), g = sin(t): y(t) = g(t) + (y0 - g(0)) e^(lambda t).
-constexpr fx::state<"y"> y;
-constexpr fx::param<"lambda"> lambda;
-constexpr auto prothero_robinson =
-    fx::model(fx::states(y), fx::params(lambda), fx::d(y) = lambda * (y - fx::sin(fx::t)) + fx::cos(fx::t));
-
-// Robertson's kinetics.
-constexpr fx::state<"y1"> y1;
-constexpr fx::state<"y2"> y2;
-constexpr fx::state<"y3"> y3;
-constexpr fx::param<"k1"> k1;
-constexpr fx::param<"k2"> k2;
-constexpr fx::param<"k3"> k3;
-constexpr auto robertson = fx::model(fx::states(y1, y2, y3), fx::params(k1, k2, k3),  //
-                                     fx::d(y1) = -k1 * y1 + k3 * y2 * y3,             //
-                                     fx::d(y2) = k1 * y1 - k2 * y2 * y2 - k3 * y2 * y3,  //
-                                     fx::d(y3) = k2 * y2 * y2);
-
-// Van der Pol, scaled: y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps.
-constexpr fx::param<"eps"> eps;
-constexpr auto van_der_pol = fx::model(fx::states(y1, y2), fx::params(eps),  //
-                                       fx::d(y1) = y2,                       //
-                                       fx::d(y2) = ((1 - y1 * y1) * y2 - y1) / eps);
+using stiff_models::prothero_robinson;
+using stiff_models::robertson;
+using stiff_models::van_der_pol;
 
 template <class M, class Method, class T = typename M::scalar>
 fx::ensemble_result<T> solve(Method method, const fx::ode_problem<T>& pr, const std::vector<T>& x0,
