@@ -13,11 +13,10 @@
 // (fluxion::problem_error) before any work; inputs are never modified.
 //
 // Trajectories run several at a time in the host's SIMD lanes, each with its
-// own steps (solve/host_lanes.hpp: explicit pairs, and the Rosenbrock methods
-// for models of up to 8 states), and ranges of trajectories across threads;
-// an exec whose simd_lanes is false (fx::host::threads exec(n);
-// exec.simd_lanes = false;) integrates one trajectory at a time instead, as
-// do larger stiff models.
+// own steps (solve/host_lanes.hpp: explicit pairs and the Rosenbrock
+// methods), and ranges of trajectories across threads; an exec whose
+// simd_lanes is false (fx::host::threads exec(n); exec.simd_lanes = false;)
+// integrates one trajectory at a time instead.
 #include <cstddef>
 #include <memory>
 #include <span>

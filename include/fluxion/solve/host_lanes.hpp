@@ -51,13 +51,11 @@ concept lane_evaluable = std::is_floating_point_v<typename M::scalar> &&
                                                                             out, 1);
                          };
 
-// Whether M also gives its Jacobian and d rhs / dt in lanes, with an
-// iteration matrix small enough for the unrolled factorization that works
-// lane by lane (dense_lu.hpp); larger models integrate one at a time.
+// Whether M also gives its Jacobian and d rhs / dt in lanes (compiled
+// models do).
 template <class M>
 concept lane_linearizable =
-    lane_evaluable<M> && int(M::n_states) <= detail::register_resident_order &&
-    requires(const M& m, const typename M::scalar* x, typename M::scalar* out) {
+    lane_evaluable<M> && requires(const M& m, const typename M::scalar* x, typename M::scalar* out) {
       m.template jacobian_dense_lanes<M::jacobian::x>(lanes<typename M::scalar>{}, x, 1, x, 1, out);
       m.template rhs_dt_lanes<lanes<typename M::scalar>>(lanes<typename M::scalar>{}, x, 1, x, 1, out, 1);
     };
@@ -70,6 +68,74 @@ concept lane_integrable =
      ((std::is_same_v<Method, rosenbrock23> || std::is_same_v<Method, rodas5p>) && lane_linearizable<M>));
 
 namespace detail {
+
+// The factorization of larger matrices (dense_lu<T, N, false>: row exchanges
+// by a recorded pivot) for one matrix per lane: each lane picks its pivot
+// and exchanges its rows as the scalar factorization does (the first row
+// of largest magnitude), and the elimination and the triangular solves run
+// on all lanes at once; each lane's factors and solutions are those of its
+// matrix alone, bit for bit. factor() returns the lanes whose pivots are all
+// non-zero (a lane with a zero pivot is not eliminated further there, as
+// alone; its values are not used).
+template <class T, std::size_t W, int N>
+struct dense_lu<lanes<T, W>, N, false> {
+  using L = lanes<T, W>;
+  using truth = lane_mask<T, W>;
+  L a[N][N];
+  int pivot[N][W];
+
+  truth factor() {
+    bool regular[W];
+    for (std::size_t w = 0; w < W; ++w) regular[w] = true;
+    for (int c = 0; c < N; ++c) {
+      bool eliminate = false;
+      for (std::size_t w = 0; w < W; ++w) {
+        int best = c;
+        T best_abs = math::abs(a[c][c][w]);
+        for (int r = c + 1; r < N; ++r) {
+          const T v = math::abs(a[r][c][w]);
+          if (v > best_abs) best = r, best_abs = v;
+        }
+        pivot[c][w] = best;
+        if (best != c)
+          for (int k = 0; k < N; ++k) {
+            const T tmp = a[c][k][w];
+            a[c][k].v[w] = a[best][k][w];
+            a[best][k].v[w] = tmp;
+          }
+        if (!(best_abs > T(0))) regular[w] = false;
+        eliminate = eliminate || regular[w];
+      }
+      if (!eliminate) continue;
+      const L inv = L(T(1)) / a[c][c];
+      for (int r = c + 1; r < N; ++r) {
+        const L l = a[r][c] * inv;
+        a[r][c] = l;
+        for (int k = c + 1; k < N; ++k) a[r][k] = a[r][k] - l * a[c][k];
+      }
+    }
+    truth m;
+    for (std::size_t w = 0; w < W; ++w) m.m[w] = regular[w] ? -1 : 0;
+    return m;
+  }
+
+  // b := A^-1 b, lane by lane.
+  void solve(L* b) const {
+    for (int c = 0; c < N; ++c)
+      for (std::size_t w = 0; w < W; ++w)
+        if (pivot[c][w] != c) {
+          const T tmp = b[c][w];
+          b[c].v[w] = b[pivot[c][w]][w];
+          b[pivot[c][w]].v[w] = tmp;
+        }
+    for (int r = 1; r < N; ++r)
+      for (int k = 0; k < r; ++k) b[r] = b[r] - a[r][k] * b[k];
+    for (int r = N - 1; r >= 0; --r) {
+      for (int k = r + 1; k < N; ++k) b[r] = b[r] - a[r][k] * b[k];
+      b[r] = b[r] / a[r][r];
+    }
+  }
+};
 
 // --- lane steps -----------------------------------------------------------------
 // What a lane_ensemble asks of a method, for all W lanes at once. Arrays are
