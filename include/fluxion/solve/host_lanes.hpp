@@ -505,9 +505,6 @@ class lane_ensemble {
   }
 
  private:
-  static L load(const T* v) { return L::load(v); }
-  static void store(T* v, L x) { x.store(v); }
-
   // A lane without a trajectory: a zero step from a finite state.
   void idle(std::size_t w) {
     lanes_[w].busy = false;
