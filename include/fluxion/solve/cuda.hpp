@@ -60,7 +60,11 @@ namespace detail {
 #  define FLUXION_SOLVE_MIN_BLOCKS_PER_SM 1
 #endif
 
-template <class Stepper, class M, class T>
+// Saves: whether the problem has save times. Without, the trajectory's
+// driver compiles without its save-time code, which on a GPU frees the
+// registers that the dense output holds (detail::no_saved_states): one more
+// kernel, chosen at launch.
+template <class Stepper, class M, class T, bool Saves>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_BLOCKS_PER_SM)
     integrate_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
                      const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
@@ -74,7 +78,12 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_
                               saved + i,           B,           n * B,               final_state + i,
                               B};
     solve_statistics st{};
-    status[b] = Stepper::run(m, o, io, st);
+    if constexpr (Saves) {
+      status[b] = Stepper::run(m, o, io, st);
+    } else {
+      fluxion::detail::no_saved_states none;
+      status[b] = Stepper::run(m, o, io, st, none);
+    }
     if (stats) stats[b] = st;
   }
 }
@@ -144,9 +153,14 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   using stepper = typename stepper_of<Method, M>::type;
   constexpr unsigned threads = detail::block_threads;
   const unsigned blocks = detail::grid_blocks(count);
-  detail::integrate_kernel<stepper, M, T><<<blocks, threads, 0, stream>>>(
-      m, o, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
-      cs.data, cf.data, cst.data, with_stats ? cstat.data : nullptr);
+  const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
+  solve_statistics* const stats = with_stats ? cstat.data : nullptr;
+  if (o.n_save > 0)
+    detail::integrate_kernel<stepper, M, T, true>
+        <<<blocks, threads, 0, stream>>>(m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+  else
+    detail::integrate_kernel<stepper, M, T, false>
+        <<<blocks, threads, 0, stream>>>(m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
   const cudaError_t launched = cudaGetLastError();
   if (table) cudaFreeAsync(table, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion integration kernel");
