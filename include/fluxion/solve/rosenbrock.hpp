@@ -24,10 +24,13 @@ template <class M, class T, int N, bool Autonomous>
 struct linearization {
   T J[N][N];
   T dT[Autonomous ? 1 : N];
-  FLUXION_HOST_DEVICE void at(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+  FLUXION_HOST_DEVICE void evaluate(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps) {
     m.template jacobian_dense<M::jacobian::x>(t, y, 1, p, ps, &J[0][0], 1);
-    ++st.jacobian_evaluations;
     if constexpr (!Autonomous) m.rhs_dt(t, y, 1, p, ps, dT, 1);
+  }
+  FLUXION_HOST_DEVICE void at(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
+    evaluate(m, t, y, p, ps);
+    ++st.jacobian_evaluations;
   }
   FLUXION_HOST_DEVICE T time_term(int i) const {
     if constexpr (Autonomous) return T(0);
@@ -116,7 +119,14 @@ struct rosenbrock23_step {
 };
 
 // A stiffly accurate Rodas-type step in the W-transformed form (Hairer &
-// Wanner II, IV.7), as for fx::rodas5p.
+// Wanner II, IV.7), as for fx::rodas5p. f(t, y), J and df/dt are evaluated
+// at the start of every attempt, at (t, y): after a rejection the same point,
+// hence the same values, so nothing of them is kept from one attempt to the
+// next. On a GPU that frees a thread's registers (J and f for the whole
+// step loop: Robertson in double, 142 registers against 158 ... see
+// docs/solvers.md), for one more f and J per rejected step. The statistics
+// count the method's evaluations, one f and one J per accepted point, as the
+// SIMD lanes do (host_lanes.hpp).
 template <class Method, class M>
 struct rodas_step {
   using T = typename M::scalar;
@@ -128,16 +138,16 @@ struct rodas_step {
 
   detail::linearization<M, T, n, M::autonomous> lin;
   detail::dense_lu<T, n> W;
-  T f0[n];
   T k[S][n];
 
-  FLUXION_HOST_DEVICE T* f_at_start() { return f0; }
-  FLUXION_HOST_DEVICE T* scratch() { return k[0]; }
+  // f(t0, y0) for the driver's starting step; the first attempt evaluates it again.
+  FLUXION_HOST_DEVICE T* f_at_start() { return k[0]; }
+  FLUXION_HOST_DEVICE T* scratch() { return k[1]; }
 
   FLUXION_HOST_DEVICE void begin(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
-    m.rhs(t, y, 1, p, ps, f0, 1);
+    m.rhs(t, y, 1, p, ps, k[0], 1);
     ++st.rhs_evaluations;
-    lin.at(m, t, y, p, ps, st);
+    ++st.jacobian_evaluations;  // J at (t0, y0), evaluated at the first attempt
   }
 
   // u = y + sum_{J < I} a[I][J] k[J]
@@ -159,7 +169,7 @@ struct rodas_step {
   FLUXION_HOST_DEVICE void stages(const M& m, T t, T h, const T* y, T* u, const T* p, std::ptrdiff_t ps) {
     if constexpr (I < S) {
       if constexpr (I == 0) {
-        for (int i = 0; i < n; ++i) k[0][i] = f0[i];
+        m.rhs(t, y, 1, p, ps, k[0], 1);  // f(t, y)
       } else {
         stage_input<I>(y, u, std::make_integer_sequence<int, I>{});
         m.rhs(t + T(Method::c[I]) * h, u, 1, p, ps, k[I], 1);
@@ -175,6 +185,7 @@ struct rodas_step {
 
   FLUXION_HOST_DEVICE T attempt(const M& m, const ode_options<T>& o, T t, T h, const T* y, T* ynew, const T* p,
                                 std::ptrdiff_t ps, solve_statistics& st) {
+    lin.evaluate(m, t, y, p, ps);
     if (!lin.factor(W, T(1) / (T(Method::gamma) * h), st)) return detail::quiet_nan<T>();
     stages(m, t, h, y, ynew, p, ps);
     st.rhs_evaluations += S - 1;
@@ -192,10 +203,10 @@ struct rodas_step {
     return finite_state ? err : detail::quiet_nan<T>();
   }
 
-  FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
-    m.rhs(t, y, 1, p, ps, f0, 1);
+  FLUXION_HOST_DEVICE void accept(const M&, T, const T*, const T*, std::ptrdiff_t, solve_statistics& st) {
+    // f, J (and df/dt) at the new point, evaluated at the next attempt.
     ++st.rhs_evaluations;
-    lin.at(m, t, y, p, ps, st);
+    ++st.jacobian_evaluations;
   }
 
   // (1 - theta) y0 + theta (y1 + (1 - theta) (q1 + theta (q2 + theta q3))), q_r = sum_j H[r][j] k_j.
