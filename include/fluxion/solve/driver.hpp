@@ -135,7 +135,7 @@ struct no_saved_states {
 };
 // Whether a sink takes saved states (a sink that does not say does).
 template <class Sink>
-constexpr bool sink_saves() {
+FLUXION_HOST_DEVICE constexpr bool sink_saves() {
   if constexpr (requires { Sink::saves; }) return Sink::saves;
   else return true;
 }
