@@ -3,8 +3,8 @@
 //
 //   Model B, Lorenz: u0 in [0.5, 1.5]^3, (sigma, rho, beta) in [5, 15] x
 //     [20, 30] x [2, 3], t in [0, 1], final state only, f64, rtol = atol =
-//     1e-6, first step 1e-3 for both: fluxion Tsit5 (SIMD lanes, the
-//     default, and one trajectory at a time, "-scalar") against Odeint's
+//     1e-6, first step 1e-3 for both: fluxion Tsit5 and Vern7 (SIMD lanes,
+//     the default, and one trajectory at a time, "-scalar") against Odeint's
 //     controlled runge_kutta_dopri5 through integrate_adaptive.
 //   Model C, Robertson: k = (0.04, 3e7, 1e4) * uniform(0.5, 1.5)^3, y0 =
 //     (1, 0, 0), t in [0, 1e5], final state only, f64, rtol 1e-6, atol 1e-10,
@@ -345,6 +345,12 @@ void bench_lorenz(std::size_t n, unsigned all) {
       timing t;
       const outcome o = fluxion_timed<lorenz_m>(e, fx::tsit5{}, lorenz_problem, exec_of(th, lanes), t);
       print_row(lanes ? "fluxion-host-tsit5" : "fluxion-host-tsit5-scalar", "lorenz", n, th, lorenz_problem, t, o,
+                scaled_error(o, n, ref.final_state, R));
+    }
+    for (bool lanes : {true, false}) {
+      timing t;
+      const outcome o = fluxion_timed<lorenz_m>(e, fx::vern7{}, lorenz_problem, exec_of(th, lanes), t);
+      print_row(lanes ? "fluxion-host-vern7" : "fluxion-host-vern7-scalar", "lorenz", n, th, lorenz_problem, t, o,
                 scaled_error(o, n, ref.final_state, R));
     }
     outcome o;

@@ -1,4 +1,5 @@
-// Ensembles in SIMD lanes (solve/host_lanes.hpp), explicit and Rosenbrock
+// Ensembles in SIMD lanes (solve/host_lanes.hpp), explicit (Tsit5, and
+// Vern7 with its extra dense stages computed lane by lane) and Rosenbrock
 // methods: every trajectory gets the same steps, states, statuses and
 // statistics as when integrated one at a time (adaptive_driver), whatever
 // its neighbours, the batch size (not a multiple of the lane count), the
@@ -95,11 +96,17 @@ TEST_CASE("lanes give every decay trajectory the steps and values it gets alone"
     for (std::size_t i = 0; i < B; ++i) x0[i] = 1.0 + 0.01 * double(i % 7), p[i] = std::pow(10.0, -2.0 + 4.0 * double(i % 23) / 22);
     const fx::ode_problem<double> pr{.t0 = 0, .t1 = 2, .save_times = ts, .rtol = 1e-8, .atol = 1e-12};
     for (unsigned th : {1u, 3u}) check_same_as_one_at_a_time<M>(fx::tsit5{}, pr, B, x0, p, th);
+    // Vern7: f(t, y) at every attempt, and the extra stages of a lane with a save time inside its step.
+    check_same_as_one_at_a_time<M>(fx::vern7{}, pr, B, x0, p, 2);
     // And the closed form, through the lanes.
     const auto r = fx::host::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
     for (std::size_t i = 0; i < B; ++i)
       for (std::size_t s = 0; s < ts.size(); ++s)
         CHECK_THAT(r.saved(s, 0, i), WithinAbs(x0[i] * std::exp(-p[i] * ts[s]), 1e-7 * x0[i]));
+    const auto r7 = fx::host::integrate(M{}, fx::vern7{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
+    for (std::size_t i = 0; i < B; ++i)
+      for (std::size_t s = 0; s < ts.size(); ++s)
+        CHECK_THAT(r7.saved(s, 0, i), WithinAbs(x0[i] * std::exp(-p[i] * ts[s]), 1e-7 * x0[i]));
   }
 }
 
@@ -110,6 +117,7 @@ TEST_CASE("lanes read their own time: a forced oscillator, float and double") {
   const std::vector<double> ts = {1.0, 5.0, 9.5};
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 10, .save_times = ts, .rtol = 1e-9, .atol = 1e-9};
   check_same_as_one_at_a_time<fx::compiled<forced, double>>(fx::tsit5{}, pr, B, x0, p, 2);
+  check_same_as_one_at_a_time<fx::compiled<forced, double>>(fx::vern7{}, pr, B, x0, p, 1);
   const auto r = fx::host::integrate(fx::compiled<forced, double>{}, fx::tsit5{}, pr, B, fx::soa(std::as_const(x0)),
                                      fx::soa(std::as_const(p)));
   for (std::size_t i = 0; i < B; ++i) {
@@ -120,6 +128,7 @@ TEST_CASE("lanes read their own time: a forced oscillator, float and double") {
   const std::vector<float> xf(x0.begin(), x0.end()), pf(p.begin(), p.end()), tf(ts.begin(), ts.end());
   const fx::ode_problem<float> prf{.t0 = 0, .t1 = 10, .save_times = tf, .rtol = 1e-5f, .atol = 1e-5f};
   check_same_as_one_at_a_time<fx::compiled<forced, float>>(fx::tsit5{}, prf, B, xf, pf, 1);
+  check_same_as_one_at_a_time<fx::compiled<forced, float>>(fx::vern7{}, prf, B, xf, pf, 1);
 }
 
 TEST_CASE("trajectories that stop early free their lanes for the next ones, with the statuses they get alone") {
@@ -150,6 +159,7 @@ TEST_CASE("trajectories that stop early free their lanes for the next ones, with
     CHECK(stopped > 10);
   };
   each_method(fx::tsit5{});
+  each_method(fx::vern7{});
   each_method(fx::rodas5p{});
   each_method(fx::rosenbrock23{});
   // Fixed steps go through the lanes too.
@@ -159,6 +169,7 @@ TEST_CASE("trajectories that stop early free their lanes for the next ones, with
 
 TEST_CASE("which methods and models integrate in lanes") {
   STATIC_REQUIRE(fx::lane_integrable<fx::tsit5, fx::compiled<decay, double>>);
+  STATIC_REQUIRE(fx::lane_integrable<fx::vern7, fx::compiled<forced, float>>);
   STATIC_REQUIRE(fx::lane_integrable<fx::rodas5p, fx::compiled<robertson, double>>);
   STATIC_REQUIRE(fx::lane_integrable<fx::rosenbrock23, fx::compiled<prothero_robinson, float>>);
   STATIC_REQUIRE(fx::lane_integrable<fx::rodas5p, fx::compiled<nine_decays, double>>);

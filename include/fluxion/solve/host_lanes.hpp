@@ -16,8 +16,8 @@
 // for decision; the arithmetic is the same operations in the same order on
 // vectors, so a trajectory's result does not depend on which lane or which
 // neighbours it had. The method-specific part of an attempt is a lane step
-// (lane_explicit_step, lane_rosenbrock23_step, lane_rodas_step), the rest is
-// lane_ensemble's.
+// (lane_explicit_step for Tsit5 and Vern7, lane_rosenbrock23_step,
+// lane_rodas_step), the rest is lane_ensemble's.
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -33,13 +33,14 @@
 
 namespace fluxion {
 
-// Explicit pairs the lanes integrate: the last stage is the next step's first
-// and the dense output weighs the step's own stages.
+// Explicit pairs the lanes integrate (explicit_rk_step's tableaus: Tsit5,
+// first same as last; Vern7, with extra stages for its dense output).
 template <class Method>
-concept lane_explicit_method = Method::first_same_as_last && requires(double th, double* w) {
+concept lane_explicit_method = requires(double th, double* w) {
   Method::dense_weights(th, w);
   Method::a[0][0];
-} && (!requires { Method::dense_stages; } || Method::dense_stages == Method::stages);
+  Method::first_same_as_last;
+};
 
 // Whether model M evaluates its right-hand side in SIMD lanes with a time
 // per lane (compiled models do; an augmented system such as
@@ -148,7 +149,9 @@ struct dense_lu<lanes<T, W>, N, false> {
 //   attempt(m, o, t, h, y, ynew, p, err)    every lane's attempt: ynew, and
 //                                    err[w], the weighted error norm (NaN: not finite)
 //   count(w, stats)                  the work the attempt did for lane w
-//   accept(w, stats)                 lane w accepted and goes on from ynew
+//   accept(w, t, stats)              lane w accepted and goes on from ynew at t
+//   prepare_dense(w, m, t, h, y, ynew, p, stats)   optional: before lane w's
+//                                    dense output in an accepted step
 //   save_dense(w, theta, h, y, ynew, out, stride)   lane w's dense output at
 //                                    t + theta h, n values
 // Each does the same operations in the same order as scalar_step does for
@@ -184,33 +187,51 @@ struct lane_arrays {
   }
 };
 
-// An explicit pair (explicit_rk_step).
+// An explicit pair (explicit_rk_step). A pair that is not first same as
+// last (Vern7) evaluates every lane's f(t, y) at the start of each attempt,
+// at the lane's (t, y): the value the scalar step computes on accepting (or
+// takes from its first extra stage, computed at the same point), and after
+// a rejection the same value again. The extra stages of the dense output
+// are computed lane by lane, for a lane with a save time inside its step.
 template <class Method, class M, class L>
 struct lane_explicit_step : lane_arrays<M, L> {
   using base = lane_arrays<M, L>;
   using typename base::T, typename base::stride;
   using base::n, base::W, base::load, base::store;
   using scalar_step = explicit_rk_step<Method, M>;
-  static constexpr int S = Method::stages;
-  T k_[S][n][W];
+  static constexpr int S = scalar_step::S;
+  static constexpr int D = scalar_step::D;
+  static constexpr bool fsal = scalar_step::fsal;
+  template <int R, int End>
+  using nonzero = typename scalar_step::template nonzero<R, End>;
+  T k_[D][n][W];
+  // Whether lane w's accepted step computed f at its new point (t + h) among
+  // its extra stages, and that time: the scalar step then reuses it.
+  bool ready_[W] = {};
+  T ready_time_[W] = {};
 
   void start(std::size_t w, const T* f0, solve_statistics&) {
     for (int i = 0; i < n; ++i) k_[0][i][w] = f0[i];
+    ready_[w] = false;
   }
   void idle(std::size_t w) {
-    for (int i = 0; i < n; ++i) k_[0][i][w] = T(0);
+    for (int j = 0; j < D; ++j)
+      for (int i = 0; i < n; ++i) k_[j][i][w] = T(0);
+    ready_[w] = false;
+  }
+
+  // sum_J R[J] k[J] over the nonzero columns J of row R, in scalar_step::combination's order.
+  template <int R, int... J>
+  static L combination(const T (&k)[D][n][W], int i, std::integer_sequence<int, J...>) {
+    L acc = L(T(0));
+    ((acc = acc + L(T(detail::rk_coefficient<Method, R, J>)) * L::load(k[J][i])), ...);
+    return acc;
   }
 
   template <int Stage = 1>
   void stages(const M& m, L t, L h, const T (&y)[n][W], T (&u)[n][W], const T* p) {
     if constexpr (Stage < S) {
-      for (int i = 0; i < n; ++i) {
-        L acc = L(T(0));
-        [&]<int... J>(std::integer_sequence<int, J...>) {
-          ((acc = acc + L(T(Method::a[Stage][J])) * load(k_[J][i])), ...);
-        }(std::make_integer_sequence<int, Stage>{});
-        store(u[i], load(y[i]) + h * acc);
-      }
+      for (int i = 0; i < n; ++i) store(u[i], load(y[i]) + h * combination<Stage>(k_, i, nonzero<Stage, Stage>{}));
       m.template rhs_lanes<L>(t + L(T(Method::c[Stage])) * h, &u[0][0], stride{}, p, stride{}, &k_[Stage][0][0],
                               stride{});
       stages<Stage + 1>(m, t, h, y, u, p);
@@ -219,30 +240,71 @@ struct lane_explicit_step : lane_arrays<M, L> {
 
   void attempt(const M& m, const ode_options<T>& o, L t, L h, const T (&y)[n][W], T (&ynew)[n][W], const T* p,
                T (&err)[W]) {
+    if constexpr (!fsal) m.template rhs_lanes<L>(t, &y[0][0], stride{}, p, stride{}, &k_[0][0][0], stride{});
+    for (std::size_t w = 0; w < W; ++w) ready_[w] = false;
     stages(m, t, h, y, ynew, p);
     T est_[n][W];
     for (int i = 0; i < n; ++i) {
-      L sol = L(T(0)), est = L(T(0));
-      [&]<int... J>(std::integer_sequence<int, J...>) {
-        ((sol = sol + L(T(Method::b[J])) * load(k_[J][i])), ...);
-        ((est = est + L(T(Method::e[J])) * load(k_[J][i])), ...);
-      }(std::make_integer_sequence<int, S>{});
+      const L sol = combination<rk_solution_row>(k_, i, nonzero<rk_solution_row, S>{});
+      const L est = combination<rk_error_row>(k_, i, nonzero<rk_error_row, S>{});
       store(ynew[i], load(y[i]) + h * sol);
       store(est_[i], h * est);
     }
     base::error_norms(o, y, ynew, [&](int i) { return load(est_[i]); }, err);
   }
   void count(std::size_t, solve_statistics& st) const { st.rhs_evaluations += S - 1; }
-  void accept(std::size_t w, solve_statistics&) {
-    for (int i = 0; i < n; ++i) k_[0][i][w] = k_[S - 1][i][w];  // first same as last
+
+  // Lane w's extra stages, before its dense output (explicit_rk_step::prepare_dense).
+  void prepare_dense(std::size_t w, const M& m, T t, T h, const T (&y)[n][W], const T (&ynew)[n][W], const T* p,
+                     solve_statistics& st) {
+    if constexpr (D > S) {
+      int first = S;
+      if constexpr (scalar_step::reuse_new_point) {
+        ready_[w] = true;
+        ready_time_[w] = t + h;
+        T x[n];
+        for (int i = 0; i < n; ++i) x[i] = ynew[i][w];
+        m.rhs(ready_time_[w], x, 1, p + w, std::ptrdiff_t(W), &k_[S][0][w], std::ptrdiff_t(W));
+        first = S + 1;
+      }
+      extra_stages<S>(first, w, m, t, h, y, p);
+      st.rhs_evaluations += D - S;
+    }
+  }
+  template <int Stage>
+  void extra_stages(int first, std::size_t w, const M& m, T t, T h, const T (&y)[n][W], const T* p) {
+    if constexpr (Stage < D) {
+      if (Stage >= first) {
+        T u[n];
+        for (int i = 0; i < n; ++i) {
+          T acc = T(0);
+          [&]<int... J>(std::integer_sequence<int, J...>) {
+            ((acc = acc + T(detail::rk_coefficient<Method, Stage, J>) * k_[J][i][w]), ...);
+          }(nonzero<Stage, Stage>{});
+          u[i] = y[i][w] + h * acc;
+        }
+        m.rhs(t + T(Method::c[Stage]) * h, u, 1, p + w, std::ptrdiff_t(W), &k_[Stage][0][w], std::ptrdiff_t(W));
+      }
+      extra_stages<Stage + 1>(first, w, m, t, h, y, p);
+    }
+  }
+
+  // Lane w accepted and goes on from (t, y): f there for its next attempt.
+  void accept(std::size_t w, T t, solve_statistics& st) {
+    if constexpr (fsal) {
+      for (int i = 0; i < n; ++i) k_[0][i][w] = k_[S - 1][i][w];  // first same as last
+    } else {
+      // Evaluated at the next attempt; the scalar step counts it unless it reuses its extra stage.
+      if (!(scalar_step::reuse_new_point && ready_[w] && ready_time_[w] == t)) ++st.rhs_evaluations;
+    }
   }
   void save_dense(std::size_t w, T theta, T h, const T (&y)[n][W], const T (&)[n][W], T* out,
                   std::ptrdiff_t stride) const {
-    T wt[S];
+    T wt[D];
     Method::dense_weights(theta, wt);
     for (int i = 0; i < n; ++i) {
       T acc = T(0);
-      for (int j = 0; j < S; ++j) acc = acc + wt[j] * k_[j][i][w];
+      for (int j = 0; j < D; ++j) acc = acc + wt[j] * k_[j][i][w];
       out[std::ptrdiff_t(i) * stride] = y[i][w] + h * acc;
     }
   }
@@ -338,7 +400,7 @@ struct lane_rosenbrock23_step : lane_arrays<M, L> {
     ++st.factorizations;
     if (regular_[w]) st.rhs_evaluations += 2;
   }
-  void accept(std::size_t w, solve_statistics& st) {
+  void accept(std::size_t w, T, solve_statistics& st) {
     for (int i = 0; i < n; ++i) F0[i][w] = F2[i][w];  // f at the new point
     ++st.jacobian_evaluations;                        // J there, evaluated at the next attempt
   }
@@ -419,7 +481,7 @@ struct lane_rodas_step : lane_arrays<M, L> {
     ++st.factorizations;
     if (regular_[w]) st.rhs_evaluations += S - 1;
   }
-  void accept(std::size_t, solve_statistics& st) {
+  void accept(std::size_t, T, solve_statistics& st) {
     // f, J (and df/dt) at the new point, evaluated at the next attempt.
     ++st.rhs_evaluations;
     ++st.jacobian_evaluations;
@@ -603,6 +665,9 @@ class lane_ensemble {
     if (err <= T(1) || !o_.adaptive) {
       const T target = target_of(ln);
       const T t_new = ln.last ? target : t + h;
+      if constexpr (requires { step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats); })
+        if (ln.next_save < o_.n_save && o_.save_times[ln.next_save] < t_new)
+          step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats);
       for (; ln.next_save < o_.n_save && o_.save_times[ln.next_save] <= t_new; ++ln.next_save) {
         T* out = io.saved + std::ptrdiff_t(ln.next_save) * io.saved_time_stride;
         if (o_.save_times[ln.next_save] == t_new) {  // the step's end: the solution itself
@@ -616,7 +681,7 @@ class lane_ensemble {
       t_[w] = t_new;
       ++ln.stats.accepted;
       if (!(t_new < o_.t1)) return true;
-      step_.accept(w, ln.stats);
+      step_.accept(w, t_new, ln.stats);
       if (ln.rejected_last && factor > T(1)) factor = T(1);
       ln.rejected_last = false;
       // A step cut short to land on a save time does not shrink the next one.
