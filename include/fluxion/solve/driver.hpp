@@ -98,7 +98,7 @@ FLUXION_HOST_DEVICE T tolerance(const ode_options<T>& o, int i, T a, T b) {
 // The weighted RMS norm of the error e of a step from y to ynew.
 template <class T, int N>
 FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y, const T* ynew) {
-  T s = 0;
+  T s = T(-0.0);
   for (int i = 0; i < N; ++i) {
     const T r = e[i] / tolerance(o, i, y[i], ynew[i]);
     s += r * r;

@@ -119,10 +119,12 @@ struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail:
       for (int i = 0; i < n; ++i) k[j][i] = T(0);
   }
 
-  // sum_J R[J] k[J][i] over the columns J of row R whose coefficient is not zero.
+  // sum_J R[J] k[J][i] over the columns J of row R whose coefficient is not
+  // zero. Sums start from -0.0, which adding leaves every value as it is, so
+  // the compiler drops it (0.0 + x is +0 for x = -0, an addition it must keep).
   template <int R, int... J>
   FLUXION_HOST_DEVICE T combination(int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(detail::rk_coefficient<Method, R, J>) * k[J][i]));
+    return (T(-0.0) + ... + (T(detail::rk_coefficient<Method, R, J>) * k[J][i]));
   }
   template <int R, int End>
   using nonzero = typename detail::rk_nonzero_columns<Method, R, End>::type;
@@ -134,7 +136,7 @@ struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail:
   }
   template <int... J>
   FLUXION_HOST_DEVICE T weighted_at(const T* w, int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (w[J] * k[J][i]));
+    return (T(-0.0) + ... + (w[J] * k[J][i]));
   }
 
   // Stages Stage .. To-1 at (t, y) with step h, each one's input built in `in`.
@@ -152,7 +154,7 @@ struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail:
     if constexpr (reuse_new_point) this->ready = false;
     stages<1, S>(m, p, ps, t, h, y, ynew);  // first same as last: the last stage's input is y_new
     st.rhs_evaluations += S - 1;
-    T err2 = 0;
+    T err2 = T(-0.0);
     bool finite_state = true;
     for (int i = 0; i < n; ++i) {
       ynew[i] = y[i] + h * combination<detail::rk_solution_row>(i, nonzero<detail::rk_solution_row, S>{});

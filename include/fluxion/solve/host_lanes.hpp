@@ -170,7 +170,7 @@ struct lane_arrays {
   template <class E>
   static void error_norms(const ode_options<T>& o, const T (&y)[n][W], const T (&ynew)[n][W], const E& e,
                           T (&err)[W]) {
-    L err2 = L(T(0));
+    L err2 = L(T(-0.0));
     for (int i = 0; i < n; ++i) {
       const L yi = load(y[i]), yn = load(ynew[i]);
       const L atol = L(o.atol_per_state ? o.atol_per_state[i] : o.atol);
@@ -223,7 +223,7 @@ struct lane_explicit_step : lane_arrays<M, L> {
   // sum_J R[J] k[J] over the nonzero columns J of row R, in scalar_step::combination's order.
   template <int R, int... J>
   static L combination(const T (&k)[D][n][W], int i, std::integer_sequence<int, J...>) {
-    L acc = L(T(0));
+    L acc = L(T(-0.0));
     ((acc = acc + L(T(detail::rk_coefficient<Method, R, J>)) * L::load(k[J][i])), ...);
     return acc;
   }
@@ -277,7 +277,7 @@ struct lane_explicit_step : lane_arrays<M, L> {
       if (Stage >= first) {
         T u[n];
         for (int i = 0; i < n; ++i) {
-          T acc = T(0);
+          T acc = T(-0.0);
           [&]<int... J>(std::integer_sequence<int, J...>) {
             ((acc = acc + T(detail::rk_coefficient<Method, Stage, J>) * k_[J][i][w]), ...);
           }(nonzero<Stage, Stage>{});
@@ -303,7 +303,7 @@ struct lane_explicit_step : lane_arrays<M, L> {
     T wt[D];
     Method::dense_weights(theta, wt);
     for (int i = 0; i < n; ++i) {
-      T acc = T(0);
+      T acc = T(-0.0);
       for (int j = 0; j < D; ++j) acc = acc + wt[j] * k_[j][i][w];
       out[std::ptrdiff_t(i) * stride] = y[i][w] + h * acc;
     }
@@ -330,9 +330,13 @@ struct lane_linearization : lane_arrays<M, L> {
     if constexpr (M::autonomous) return L(T(0));
     else return load(dT[i]);
   }
+  L plus_time_term(L x, L coefficient, int i) const {
+    if constexpr (M::autonomous) return x;
+    else return x + coefficient * load(dT[i]);
+  }
   truth factor(L diag) {
     for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) lu.a[r][c] = (r == c ? diag : L(T(0))) - load(J[r][c]);
+      for (int c = 0; c < n; ++c) lu.a[r][c] = r == c ? diag - load(J[r][c]) : -load(J[r][c]);
     return lu.factor();
   }
 };
@@ -372,7 +376,7 @@ struct lane_rosenbrock23_step : lane_arrays<M, L> {
     const L gh = gamma * h, inv_gh = L(T(1)) / gh;
     const auto regular = lin.factor(inv_gh);
     for (std::size_t w = 0; w < W; ++w) regular_[w] = regular[w];
-    for (int i = 0; i < n; ++i) store(k1[i], (load(F0[i]) + gh * lin.time_term(i)) * inv_gh);
+    for (int i = 0; i < n; ++i) store(k1[i], lin.plus_time_term(load(F0[i]), gh, i) * inv_gh);
     solve(k1);
     for (int i = 0; i < n; ++i) store(ynew[i], load(y[i]) + L(T(0.5)) * h * load(k1[i]));
     m.template rhs_lanes<L>(t + L(T(0.5)) * h, &ynew[0][0], stride{}, p, stride{}, &F1[0][0], stride{});
@@ -386,8 +390,9 @@ struct lane_rosenbrock23_step : lane_arrays<M, L> {
     m.template rhs_lanes<L>(t + h, &ynew[0][0], stride{}, p, stride{}, &F2[0][0], stride{});
     T k3[n][W];
     for (int i = 0; i < n; ++i)
-      store(k3[i], (load(F2[i]) - e32 * (load(k2[i]) - load(F1[i])) - L(T(2)) * (load(k1[i]) - load(F0[i])) +
-                    gh * lin.time_term(i)) *
+      store(k3[i], lin.plus_time_term(load(F2[i]) - e32 * (load(k2[i]) - load(F1[i])) -
+                                          L(T(2)) * (load(k1[i]) - load(F0[i])),
+                                      gh, i) *
                        inv_gh);
     solve(k3);
     base::error_norms(
@@ -433,15 +438,15 @@ struct lane_rodas_step : lane_arrays<M, L> {
 
   template <int I, int... J>
   L stage_sum(const T (&y)[n][W], int i, std::integer_sequence<int, J...>) const {
-    return load(y[i]) + (L(T(0)) + ... + (L(T(Method::a[I][J])) * load(k[J][i])));
+    return load(y[i]) + (L(T(-0.0)) + ... + (L(T(Method::a[I][J])) * load(k[J][i])));
   }
   template <int I, int... J>
   L coupling([[maybe_unused]] int i, std::integer_sequence<int, J...>) const {
-    return (L(T(0)) + ... + (L(T(Method::C[I][J])) * load(k[J][i])));
+    return (L(T(-0.0)) + ... + (L(T(Method::C[I][J])) * load(k[J][i])));
   }
   template <int R, int... J>
   T dense_term(std::size_t w, int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(Method::H[R][J]) * k[J][i][w]));
+    return (T(-0.0) + ... + (T(Method::H[R][J]) * k[J][i][w]));
   }
 
   template <int I = 0>
@@ -456,8 +461,9 @@ struct lane_rodas_step : lane_arrays<M, L> {
       const L inv_h = L(T(1)) / h;
       L b[n];
       for (int i = 0; i < n; ++i)
-        b[i] = load(k[I][i]) + (inv_h * coupling<I>(i, std::make_integer_sequence<int, I>{}) +
-                                (Method::d[I] != 0.0 ? h * L(T(Method::d[I])) * lin.time_term(i) : L(T(0))));
+        b[i] = rodas_stage_input<Method, I, M::autonomous, T>(
+            load(k[I][i]), inv_h, h, [&] { return coupling<I>(i, std::make_integer_sequence<int, I>{}); },
+            [&] { return lin.time_term(i); });
       lin.lu.solve(b);
       for (int i = 0; i < n; ++i) store(k[I][i], b[i]);
       stages<I + 1>(m, t, h, y, u, p);

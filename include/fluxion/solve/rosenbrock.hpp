@@ -36,14 +36,32 @@ struct linearization {
     if constexpr (Autonomous) return T(0);
     else return dT[i];
   }
+  // x + coefficient df_i/dt: x itself for an autonomous model (no arithmetic on a zero).
+  FLUXION_HOST_DEVICE T plus_time_term(T x, T coefficient, int i) const {
+    if constexpr (Autonomous) return x;
+    else return x + coefficient * dT[i];
+  }
   // W = diag - J, factored; false when singular.
   FLUXION_HOST_DEVICE bool factor(dense_lu<T, N>& W, T diag, solve_statistics& st) const {
     for (int r = 0; r < N; ++r)
-      for (int c = 0; c < N; ++c) W.a[r][c] = (r == c ? diag : T(0)) - J[r][c];
+      for (int c = 0; c < N; ++c) W.a[r][c] = r == c ? diag - J[r][c] : -J[r][c];
     ++st.factorizations;
     return W.factor();
   }
 };
+
+// What stage I of a Rodas-type method adds to f(t + c_I h, u_I) before its
+// solve: sum_J C[I][J] / h k_J + h d_I df/dt, with only the terms that are
+// not zero at compile time (a term that is, 0 times a value, is still
+// arithmetic the compiler must do). V: T, or lanes of T.
+template <class Method, int I, bool Autonomous, class T, class V, class Coupling, class TimeTerm>
+FLUXION_HOST_DEVICE V rodas_stage_input(V f, V inv_h, V h, const Coupling& coupling, const TimeTerm& time_term) {
+  constexpr bool coupled = I > 0, timed = !Autonomous && Method::d[I] != 0.0;
+  if constexpr (coupled && timed) return f + (inv_h * coupling() + h * V(T(Method::d[I])) * time_term());
+  else if constexpr (coupled) return f + inv_h * coupling();
+  else if constexpr (timed) return f + h * V(T(Method::d[I])) * time_term();
+  else return f;
+}
 
 }  // namespace detail
 
@@ -77,7 +95,7 @@ struct rosenbrock23_step {
     const T gh = gamma * h, inv_gh = T(1) / gh;
     if (!lin.factor(W, inv_gh, st)) return detail::quiet_nan<T>();
     // (I - gh J) k = r  <=>  (I/gh - J) k = r / gh.
-    for (int i = 0; i < n; ++i) k1[i] = (F0[i] + gh * lin.time_term(i)) * inv_gh;
+    for (int i = 0; i < n; ++i) k1[i] = lin.plus_time_term(F0[i], gh, i) * inv_gh;
     W.solve(k1);
     for (int i = 0; i < n; ++i) ynew[i] = y[i] + T(0.5) * h * k1[i];
     m.rhs(t + T(0.5) * h, ynew, 1, p, ps, F1, 1);
@@ -90,9 +108,9 @@ struct rosenbrock23_step {
     m.rhs(t + h, ynew, 1, p, ps, F2, 1);
     st.rhs_evaluations += 2;
     for (int i = 0; i < n; ++i)
-      k3[i] = (F2[i] - e32 * (k2[i] - F1[i]) - T(2) * (k1[i] - F0[i]) + gh * lin.time_term(i)) * inv_gh;
+      k3[i] = lin.plus_time_term(F2[i] - e32 * (k2[i] - F1[i]) - T(2) * (k1[i] - F0[i]), gh, i) * inv_gh;
     W.solve(k3);
-    T err2 = 0;
+    T err2 = T(-0.0);
     bool finite_state = true;
     for (int i = 0; i < n; ++i) {
       const T e = h / T(6) * (k1[i] - T(2) * k2[i] + k3[i]);
@@ -153,15 +171,15 @@ struct rodas_step {
   // u = y + sum_{J < I} a[I][J] k[J]
   template <int I, int... J>
   FLUXION_HOST_DEVICE void stage_input(const T* y, T* u, std::integer_sequence<int, J...>) const {
-    for (int i = 0; i < n; ++i) u[i] = y[i] + (T(0) + ... + (T(Method::a[I][J]) * k[J][i]));
+    for (int i = 0; i < n; ++i) u[i] = y[i] + (T(-0.0) + ... + (T(Method::a[I][J]) * k[J][i]));
   }
   template <int I, int... J>
   FLUXION_HOST_DEVICE T coupling([[maybe_unused]] int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(Method::C[I][J]) * k[J][i]));
+    return (T(-0.0) + ... + (T(Method::C[I][J]) * k[J][i]));
   }
   template <int R, int... J>
   FLUXION_HOST_DEVICE T dense_term(int i, std::integer_sequence<int, J...>) const {
-    return (T(0) + ... + (T(Method::H[R][J]) * k[J][i]));
+    return (T(-0.0) + ... + (T(Method::H[R][J]) * k[J][i]));
   }
 
   // Stage I: k_I = W^-1 (f(t + c_I h, u_I) + sum_J C[I][J] / h k_J + h d_I df/dt).
@@ -176,8 +194,9 @@ struct rodas_step {
       }
       const T inv_h = T(1) / h;
       for (int i = 0; i < n; ++i)
-        k[I][i] += inv_h * coupling<I>(i, std::make_integer_sequence<int, I>{}) +
-                   (Method::d[I] != 0.0 ? h * T(Method::d[I]) * lin.time_term(i) : T(0));
+        k[I][i] = detail::rodas_stage_input<Method, I, M::autonomous, T>(
+            k[I][i], inv_h, h, [&] { return coupling<I>(i, std::make_integer_sequence<int, I>{}); },
+            [&] { return lin.time_term(i); });
       W.solve(k[I]);
       stages<I + 1>(m, t, h, y, u, p, ps);
     }
@@ -191,7 +210,7 @@ struct rodas_step {
     st.rhs_evaluations += S - 1;
     // Stiffly accurate: the new state is the last stage's input plus its k.
     stage_input<S - 1>(y, ynew, std::make_integer_sequence<int, S - 1>{});
-    T err2 = 0;
+    T err2 = T(-0.0);
     bool finite_state = true;
     for (int i = 0; i < n; ++i) {
       ynew[i] += k[S - 1][i];
