@@ -165,6 +165,12 @@ TEST_CASE("trajectories that stop early free their lanes for the next ones, with
   // Fixed steps go through the lanes too.
   fx::ode_problem<double> fixed{.t0 = 0, .t1 = 0.4, .save_times = {}, .initial_step = 0.01, .adaptive = false};
   check_same_as_one_at_a_time<M>(fx::tsit5{}, fixed, B, x0, p, 1);
+  check_same_as_one_at_a_time<M>(fx::vern7{}, fixed, B, x0, p, 1);
+  // Save times stepped onto: no dense output, so Vern7 computes no extra stages.
+  fx::ode_problem<double> onto = pr;
+  onto.step_to_save_times = true;
+  check_same_as_one_at_a_time<M>(fx::vern7{}, onto, B, x0, p, 2);
+  check_same_as_one_at_a_time<M>(fx::tsit5{}, onto, B, x0, p, 2);
 }
 
 TEST_CASE("which methods and models integrate in lanes") {
