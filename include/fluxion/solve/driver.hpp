@@ -219,10 +219,12 @@ struct adaptive_driver {
 
     T t = o.t0;
     const T span = o.t1 - o.t0;
-    // A sink that takes no saved states serves none (the problem has none).
-    const std::size_t n_save = detail::sink_saves<Sink>() ? o.n_save : 0;
+    // A sink that takes no saved states serves none (the problem has none):
+    // then every save-time branch below is false at compile time.
+    constexpr bool saves = detail::sink_saves<Sink>();
+    const std::size_t n_save = o.n_save;
     std::size_t next_save = 0;
-    for (; next_save < n_save && o.save_times[next_save] <= t; ++next_save)
+    for (; saves && next_save < n_save && o.save_times[next_save] <= t; ++next_save)
       sink.save(next_save, o.save_times[next_save], n, detail::vector_values<T>{y});
 
     step.begin(m, t, y, p, ps, st);
@@ -245,7 +247,7 @@ struct adaptive_driver {
       }
       // A step that would leave less than a rounding error of the span ends on t1
       // (or, when asked, on the next save time).
-      const T target = o.step_to_save_times && next_save < n_save ? o.save_times[next_save] : o.t1;
+      const T target = o.step_to_save_times && saves && next_save < n_save ? o.save_times[next_save] : o.t1;
       const T proposed = h;
       const T mag = math::abs(t) > math::abs(target) ? math::abs(t) : math::abs(target);
       const bool last = h >= (target - t) - T(16) * eps * mag;
@@ -269,8 +271,9 @@ struct adaptive_driver {
       if (err <= T(1) || !o.adaptive) {
         const T t_new = last ? target : t + h;
         if constexpr (detail::prepares_dense<Step, M, T>)
-          if (next_save < n_save && o.save_times[next_save] < t_new) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
-        for (; next_save < n_save && o.save_times[next_save] <= t_new; ++next_save) {
+          if (saves && next_save < n_save && o.save_times[next_save] < t_new)
+            step.prepare_dense(m, t, h, y, ynew, p, ps, st);
+        for (; saves && next_save < n_save && o.save_times[next_save] <= t_new; ++next_save) {
           const T ts = o.save_times[next_save];
           if (ts == t_new) {  // the step's end: the solution itself
             sink.save(next_save, ts, n, detail::vector_values<T>{ynew});
@@ -299,7 +302,7 @@ struct adaptive_driver {
     }
 
     // Save times the integration did not reach read NaN.
-    for (; next_save < n_save; ++next_save)
+    for (; saves && next_save < n_save; ++next_save)
       sink.save(next_save, o.save_times[next_save], n, detail::constant_values<T>{detail::quiet_nan<T>()});
     for (int i = 0; i < n; ++i) io.final_state[std::ptrdiff_t(i) * io.final_stride] = y[i];
     return status;
