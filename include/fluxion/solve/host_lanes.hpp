@@ -241,7 +241,8 @@ struct lane_explicit_step : lane_arrays<M, L> {
   void attempt(const M& m, const ode_options<T>& o, L t, L h, const T (&y)[n][W], T (&ynew)[n][W], const T* p,
                T (&err)[W]) {
     if constexpr (!fsal) m.template rhs_lanes<L>(t, &y[0][0], stride{}, p, stride{}, &k_[0][0][0], stride{});
-    for (std::size_t w = 0; w < W; ++w) ready_[w] = false;
+    if constexpr (scalar_step::reuse_new_point)
+      for (std::size_t w = 0; w < W; ++w) ready_[w] = false;
     stages(m, t, h, y, ynew, p);
     T est_[n][W];
     for (int i = 0; i < n; ++i) {
@@ -258,34 +259,31 @@ struct lane_explicit_step : lane_arrays<M, L> {
   void prepare_dense(std::size_t w, const M& m, T t, T h, const T (&y)[n][W], const T (&ynew)[n][W], const T* p,
                      solve_statistics& st) {
     if constexpr (D > S) {
-      int first = S;
       if constexpr (scalar_step::reuse_new_point) {
         ready_[w] = true;
         ready_time_[w] = t + h;
         T x[n];
         for (int i = 0; i < n; ++i) x[i] = ynew[i][w];
         m.rhs(ready_time_[w], x, 1, p + w, std::ptrdiff_t(W), &k_[S][0][w], std::ptrdiff_t(W));
-        first = S + 1;
       }
-      extra_stages<S>(first, w, m, t, h, y, p);
+      // The first extra stage is f at the new point when the pair reuses it.
+      extra_stages<scalar_step::reuse_new_point ? S + 1 : S>(w, m, t, h, y, p);
       st.rhs_evaluations += D - S;
     }
   }
   template <int Stage>
-  void extra_stages(int first, std::size_t w, const M& m, T t, T h, const T (&y)[n][W], const T* p) {
+  void extra_stages(std::size_t w, const M& m, T t, T h, const T (&y)[n][W], const T* p) {
     if constexpr (Stage < D) {
-      if (Stage >= first) {
-        T u[n];
-        for (int i = 0; i < n; ++i) {
-          T acc = T(-0.0);
-          [&]<int... J>(std::integer_sequence<int, J...>) {
-            ((acc = acc + T(detail::rk_coefficient<Method, Stage, J>) * k_[J][i][w]), ...);
-          }(nonzero<Stage, Stage>{});
-          u[i] = y[i][w] + h * acc;
-        }
-        m.rhs(t + T(Method::c[Stage]) * h, u, 1, p + w, std::ptrdiff_t(W), &k_[Stage][0][w], std::ptrdiff_t(W));
+      T u[n];
+      for (int i = 0; i < n; ++i) {
+        T acc = T(-0.0);
+        [&]<int... J>(std::integer_sequence<int, J...>) {
+          ((acc = acc + T(detail::rk_coefficient<Method, Stage, J>) * k_[J][i][w]), ...);
+        }(nonzero<Stage, Stage>{});
+        u[i] = y[i][w] + h * acc;
       }
-      extra_stages<Stage + 1>(first, w, m, t, h, y, p);
+      m.rhs(t + T(Method::c[Stage]) * h, u, 1, p + w, std::ptrdiff_t(W), &k_[Stage][0][w], std::ptrdiff_t(W));
+      extra_stages<Stage + 1>(w, m, t, h, y, p);
     }
   }
 
