@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
@@ -54,6 +55,10 @@ constexpr auto sir = fx::model(fx::states(S, I, R), fx::params(beta, gam),  //
 constexpr auto blowup = fx::model(fx::states(y), fx::params(k), fx::d(y) = k * y * y);
 constexpr auto poisoned =
     fx::model(fx::states(y), fx::params(k), fx::d(y) = fx::where(fx::t > 0.5, fx::log(-1 - y * y), -k * y));
+
+// y' = k: with a large k the state overflows to +inf while the error
+// estimate (weights summing to zero) stays finite.
+constexpr auto constant_rate = fx::model(fx::states(y), fx::params(k), fx::d(y) = k);
 
 double logistic_exact(double t, double rr, double kk, double y0) {
   return kk / (1 + (kk / y0 - 1) * std::exp(-rr * t));
@@ -244,6 +249,39 @@ TEST_CASE("every status, on purpose") {
     using M = fx::compiled<decay, double>;
     fx::ode_problem<double> pr{.t0 = 0, .t1 = 1};
     CHECK(solve_soa<M>(pr, 1, one, rate).status[0] == fx::solve_status::success);
+  }
+}
+
+// An attempt whose new state is infinite has an infinite tolerance, so its
+// weighted error is 0: only the finiteness check keeps it from being
+// accepted. It must be rejected (the step shrinks) for every method, in
+// lanes and one at a time, so that the trajectory stops non_finite with the
+// last finite state instead of reaching t1 at +inf.
+TEMPLATE_TEST_CASE("a new state that overflows is never accepted, though its error estimate is finite", "", float,
+                   double) {
+  using T = TestType;
+  using M = fx::compiled<constant_rate, T>;
+  // The rate leaves room for the stages' coefficients (up to some hundreds)
+  // times the rate; the state overflows at t = 1e4.
+  const std::vector<T> zero(8, T(0)), rate(8, std::numeric_limits<T>::max() / T(1e4));
+  // A given first step: the starting-step heuristic's norms overflow here.
+  const fx::ode_problem<T> pr{.t0 = 0, .t1 = T(1e5), .initial_step = T(1)};
+  auto check = [&](auto method, bool lanes) {
+    fx::host::threads exec(1, 1);
+    exec.simd_lanes = lanes;
+    const auto res = fx::host::integrate(M{}, method, pr, zero.size(), fx::soa(std::span<const T>(zero)),
+                                         fx::soa(std::span<const T>(rate)), exec);
+    for (std::size_t b = 0; b < zero.size(); ++b) {
+      CHECK(res.status[b] == fx::solve_status::non_finite);
+      CHECK(std::isfinite(res.final_value(0, b)));
+      CHECK(res.final_value(0, b) > T(0.5) * std::numeric_limits<T>::max());  // it got close to the overflow
+    }
+  };
+  for (bool lanes : {false, true}) {
+    check(fx::tsit5{}, lanes);
+    check(fx::vern7{}, lanes);
+    check(fx::rosenbrock23{}, lanes);
+    check(fx::rodas5p{}, lanes);
   }
 }
 

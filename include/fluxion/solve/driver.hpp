@@ -30,6 +30,7 @@
 //   trial was not finite, step_too_small otherwise). Save times are served
 //   from the dense output of the step that covers them; steps never aim at
 //   save times.
+#include <cmath>
 #include <cstddef>
 
 #include <fluxion/config/macros.hpp>
@@ -105,6 +106,52 @@ FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y
   }
   return math::sqrt(s / T(N));
 }
+
+// The step control's factor after an attempt with error norm err (finite,
+// >= 0): min(g, max(0.2, 0.9 err^(-1/(q+1)))), g when err is 0, with q the
+// embedded order and g the step's growth limit. The power is taken in float
+// as exp2(log2(err) / -(q+1)): a correctly rounded pow costs some 40
+// instructions in float and over 100 in double on a GPU, a tenth of a Tsit5
+// attempt on a three-state model, and the factor is a heuristic whose last
+// digits change no step's validity (the error test above decides that). On
+// a GPU, log2 and exp2 are the multi-function unit's (relative error about
+// 1e-7); host code calls <cmath>'s. The scalar driver and the host lanes
+// share this function, so they take the same steps.
+template <class Step, class T>
+FLUXION_HOST_DEVICE T step_factor(T err) {
+  constexpr float max_growth = float(Step::max_growth);
+  if (!(err > T(0))) return T(max_growth);
+  constexpr float exponent = -1.0f / float(Step::error_order + 1);
+#if FLUXION_DEVICE_PASS
+  const float power = exp2f(exponent * __log2f(float(err)));
+#else
+  const float power = std::exp2(exponent * std::log2(float(err)));
+#endif
+  const float factor = 0.9f * power;  // +inf for an err below float's range: capped below
+  return T(factor < 0.2f ? 0.2f : (factor > max_growth ? max_growth : factor));
+}
+
+// The weighted RMS norm of a step's error, accumulated component by
+// component (add, then norm): NaN when the new state is not finite, checked
+// without a branch per component. A NaN component makes its tolerance NaN
+// (the max below keeps a NaN second operand) and so the sum; an infinite one
+// makes its tolerance +inf, which tol_max keeps and 0 * tol_max turns into a
+// NaN norm.
+template <class T>
+struct step_error {
+  T sum = T(-0.0);
+  T tol_max = T(0);
+  FLUXION_HOST_DEVICE void add(const ode_options<T>& o, int i, T e, T y, T ynew) {
+    const T tol = tolerance(o, i, y, ynew);
+    const T r = e / tol;
+    sum += r * r;
+    tol_max = tol_max > tol ? tol_max : tol;
+  }
+  template <int N>
+  FLUXION_HOST_DEVICE T norm() const {
+    return math::sqrt(sum / T(N)) + T(0) * tol_max;
+  }
+};
 
 // Where a trajectory's saved states go. A sink has
 //   save(s, t, n, values)   values(i) for i < n: the state at save time s (time t)
@@ -231,8 +278,6 @@ struct adaptive_driver {
     T h = o.initial_step > T(0) ? (o.initial_step < span ? o.initial_step : span)
                                 : starting_step(m, o, p, ps, y, step.f_at_start(), ynew, step.scratch(), span, st);
     const T eps = detail::epsilon_of<T>();
-    constexpr T exponent = T(-1) / T(Step::error_order + 1);
-    constexpr T max_growth = T(Step::max_growth);
     bool rejected_last = false, non_finite_last = false;
     solve_status status = solve_status::success;
 
@@ -265,8 +310,7 @@ struct adaptive_driver {
         continue;
       }
       non_finite_last = false;
-      T factor = err > T(0) ? T(0.9) * math::pow(err, exponent) : max_growth;
-      factor = factor < T(0.2) ? T(0.2) : (factor > max_growth ? max_growth : factor);
+      T factor = detail::step_factor<Step>(err);
       if (!o.adaptive) factor = T(1);
       if (err <= T(1) || !o.adaptive) {
         const T t_new = last ? target : t + h;

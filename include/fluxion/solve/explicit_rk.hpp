@@ -154,17 +154,12 @@ struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail:
     if constexpr (reuse_new_point) this->ready = false;
     stages<1, S>(m, p, ps, t, h, y, ynew);  // first same as last: the last stage's input is y_new
     st.rhs_evaluations += S - 1;
-    T err2 = T(-0.0);
-    bool finite_state = true;
+    detail::step_error<T> err;
     for (int i = 0; i < n; ++i) {
       ynew[i] = y[i] + h * combination<detail::rk_solution_row>(i, nonzero<detail::rk_solution_row, S>{});
-      const T e = h * combination<detail::rk_error_row>(i, nonzero<detail::rk_error_row, S>{});
-      const T r = e / detail::tolerance(o, i, y[i], ynew[i]);
-      err2 += r * r;
-      finite_state = finite_state && detail::finite(ynew[i]);
+      err.add(o, i, h * combination<detail::rk_error_row>(i, nonzero<detail::rk_error_row, S>{}), y[i], ynew[i]);
     }
-    const T err = math::sqrt(err2 / T(n));
-    return finite_state ? err : detail::quiet_nan<T>();
+    return err.template norm<n>();
   }
 
   // An accepted step with a save time inside it, before dense(): the

@@ -170,20 +170,17 @@ struct lane_arrays {
   template <class E>
   static void error_norms(const ode_options<T>& o, const T (&y)[n][W], const T (&ynew)[n][W], const E& e,
                           T (&err)[W]) {
-    L err2 = L(T(-0.0));
+    L err2 = L(T(-0.0)), tol_max = L(T(0));
     for (int i = 0; i < n; ++i) {
       const L yi = load(y[i]), yn = load(ynew[i]);
       const L atol = L(o.atol_per_state ? o.atol_per_state[i] : o.atol);
       const L ma = yi.map([](T v) { return math::abs(v); }), mb = yn.map([](T v) { return math::abs(v); });
-      const L r = e(i) / (atol + L(o.rtol) * lane_select(ma > mb, ma, mb));
+      const L tol = atol + L(o.rtol) * lane_select(ma > mb, ma, mb);
+      const L r = e(i) / tol;
       err2 = err2 + r * r;
+      tol_max = lane_select(tol_max > tol, tol_max, tol);
     }
-    for (std::size_t w = 0; w < W; ++w) {
-      bool finite_state = true;
-      for (int i = 0; i < n; ++i) finite_state = finite_state && finite(ynew[i][w]);
-      const T norm = math::sqrt(err2[w] / T(n));
-      err[w] = finite_state ? norm : quiet_nan<T>();
-    }
+    for (std::size_t w = 0; w < W; ++w) err[w] = math::sqrt(err2[w] / T(n)) + T(0) * tol_max[w];
   }
 };
 
@@ -650,8 +647,6 @@ class lane_ensemble {
   bool decide(std::size_t w, const trajectory_io<T>& io) {
     lane& ln = lanes_[w];
     step_.count(w, ln.stats);
-    constexpr T exponent = T(-1) / T(scalar_step::error_order + 1);
-    constexpr T max_growth = T(scalar_step::max_growth);
     const T err = err_[w];
     T h = h_[w];
     const T t = t_[w];
@@ -663,8 +658,7 @@ class lane_ensemble {
       return next_attempt(w);
     }
     ln.non_finite_last = false;
-    T factor = err > T(0) ? T(0.9) * math::pow(err, exponent) : max_growth;
-    factor = factor < T(0.2) ? T(0.2) : (factor > max_growth ? max_growth : factor);
+    T factor = step_factor<scalar_step>(err);
     if (!o_.adaptive) factor = T(1);
     if (err <= T(1) || !o_.adaptive) {
       const T target = target_of(ln);

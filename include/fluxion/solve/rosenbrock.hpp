@@ -110,16 +110,9 @@ struct rosenbrock23_step {
     for (int i = 0; i < n; ++i)
       k3[i] = lin.plus_time_term(F2[i] - e32 * (k2[i] - F1[i]) - T(2) * (k1[i] - F0[i]), gh, i) * inv_gh;
     W.solve(k3);
-    T err2 = T(-0.0);
-    bool finite_state = true;
-    for (int i = 0; i < n; ++i) {
-      const T e = h / T(6) * (k1[i] - T(2) * k2[i] + k3[i]);
-      const T r = e / detail::tolerance(o, i, y[i], ynew[i]);
-      err2 += r * r;
-      finite_state = finite_state && detail::finite(ynew[i]);
-    }
-    const T err = math::sqrt(err2 / T(n));
-    return finite_state ? err : detail::quiet_nan<T>();
+    detail::step_error<T> err;
+    for (int i = 0; i < n; ++i) err.add(o, i, h / T(6) * (k1[i] - T(2) * k2[i] + k3[i]), y[i], ynew[i]);
+    return err.template norm<n>();
   }
 
   FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
@@ -210,16 +203,12 @@ struct rodas_step {
     st.rhs_evaluations += S - 1;
     // Stiffly accurate: the new state is the last stage's input plus its k.
     stage_input<S - 1>(y, ynew, std::make_integer_sequence<int, S - 1>{});
-    T err2 = T(-0.0);
-    bool finite_state = true;
+    detail::step_error<T> err;
     for (int i = 0; i < n; ++i) {
       ynew[i] += k[S - 1][i];
-      const T r = k[S - 1][i] / detail::tolerance(o, i, y[i], ynew[i]);
-      err2 += r * r;
-      finite_state = finite_state && detail::finite(ynew[i]);
+      err.add(o, i, k[S - 1][i], y[i], ynew[i]);
     }
-    const T err = math::sqrt(err2 / T(n));
-    return finite_state ? err : detail::quiet_nan<T>();
+    return err.template norm<n>();
   }
 
   FLUXION_HOST_DEVICE void accept(const M&, T, const T*, const T*, std::ptrdiff_t, solve_statistics& st) {
