@@ -9,8 +9,9 @@
 //   begin(m, t, y, p, ps, stats)          what the first attempt needs at (t, y),
 //                                         f(t, y) among it, at f_at_start()
 //   scratch()                             n values the driver may use before the first attempt
-//   attempt(m, o, t, h, y, ynew, p, ps, stats) -> T    tries a step, returns the
-//                                           weighted error norm (non-finite: the
+//   attempt(m, o, t, h, y, ynew, p, ps, stats) -> T    tries a step, returns
+//                                           sum_i (e_i / tol_i)^2, n err^2 below
+//                                           (detail::step_error; non-finite: the
 //                                           state or the estimate was)
 //   accept(m, t_new, ynew, p, ps, stats)  what the next attempt needs at the new point
 //   dense(theta, h, y, ynew, i) -> T      component i at t + theta h within the step
@@ -21,7 +22,7 @@
 //
 // Step control (Hairer, Norsett & Wanner, Solving ODEs I, II.4):
 //   err = sqrt(mean_i (e_i / (atol_i + rtol max(|y_i|, |y_new_i|)))^2); a step
-//   is accepted when err <= 1; the next step is h min(g, max(0.2, 0.9
+//   is accepted when err <= 1 (taken as n err^2 <= n: no square root); the next step is h min(g, max(0.2, 0.9
 //   err^(-1/(q+1)))) with q the embedded order and g the method's growth
 //   limit, no growth right after a rejection. The first step, when not
 //   given, is chosen as in HNW I, II.4 ("starting step size"), at the cost of
@@ -107,36 +108,38 @@ FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y
   return math::sqrt(s / T(N));
 }
 
-// The step control's factor after an attempt with error norm err (finite,
-// >= 0): min(g, max(0.2, 0.9 err^(-1/(q+1)))), g when err is 0, with q the
+// The step control's factor after an attempt whose N components' squared
+// weighted errors sum to `squares` (finite, >= 0; err^2 = squares / N):
+// min(g, max(0.2, 0.9 err^(-1/(q+1)))), g when err is 0, with q the
 // embedded order and g the step's growth limit. The power is taken in float
-// as exp2(log2(err) / -(q+1)): a correctly rounded pow costs some 40
-// instructions in float and over 100 in double on a GPU, a tenth of a Tsit5
-// attempt on a three-state model, and the factor is a heuristic whose last
-// digits change no step's validity (the error test above decides that). On
-// a GPU, log2 and exp2 are the multi-function unit's (relative error about
-// 1e-7); host code calls <cmath>'s. The scalar driver and the host lanes
-// share this function, so they take the same steps.
-template <class Step, class T>
-FLUXION_HOST_DEVICE T step_factor(T err) {
+// as exp2(log2(err^2) / -2(q+1)): a correctly rounded pow (and the square
+// root) cost some 50 instructions in float and well over 100 in double on a
+// GPU, a tenth of a Tsit5 attempt on a three-state model, and the factor is
+// a heuristic whose last digits change no step's validity (the error test
+// decides that). On a GPU, log2 and exp2 are the multi-function unit's
+// (relative error about 1e-7); host code calls <cmath>'s. The scalar driver
+// and the host lanes share this function, so they take the same steps.
+template <class Step, int N, class T>
+FLUXION_HOST_DEVICE T step_factor(T squares) {
   constexpr float max_growth = float(Step::max_growth);
-  if (!(err > T(0))) return T(max_growth);
-  constexpr float exponent = -1.0f / float(Step::error_order + 1);
+  if (!(squares > T(0))) return T(max_growth);
+  constexpr float exponent = -0.5f / float(Step::error_order + 1);
+  const float mean_square = float(squares) * (1.0f / float(N));  // +inf beyond float's range: factor 0.2
 #if FLUXION_DEVICE_PASS
-  const float power = exp2f(exponent * __log2f(float(err)));
+  const float power = exp2f(exponent * __log2f(mean_square));
 #else
-  const float power = std::exp2(exponent * std::log2(float(err)));
+  const float power = std::exp2(exponent * std::log2(mean_square));
 #endif
-  const float factor = 0.9f * power;  // +inf for an err below float's range: capped below
+  const float factor = 0.9f * power;  // +inf for an error below float's range: capped below
   return T(factor < 0.2f ? 0.2f : (factor > max_growth ? max_growth : factor));
 }
 
-// The weighted RMS norm of a step's error, accumulated component by
-// component (add, then norm): NaN when the new state is not finite, checked
-// without a branch per component. A NaN component makes its tolerance NaN
+// The squared weighted errors of a step's components, summed (add, then
+// squares(): N err^2 for the RMS norm err above): NaN when the new state is
+// not finite, checked without a branch per component. A NaN component makes its tolerance NaN
 // (the max below keeps a NaN second operand) and so the sum; an infinite one
 // makes its tolerance +inf, which tol_max keeps and 0 * tol_max turns into a
-// NaN norm.
+// NaN sum.
 template <class T>
 struct step_error {
   T sum = T(-0.0);
@@ -147,10 +150,7 @@ struct step_error {
     sum += r * r;
     tol_max = tol_max > tol ? tol_max : tol;
   }
-  template <int N>
-  FLUXION_HOST_DEVICE T norm() const {
-    return math::sqrt(sum / T(N)) + T(0) * tol_max;
-  }
+  FLUXION_HOST_DEVICE T squares() const { return sum + T(0) * tol_max; }
 };
 
 // Where a trajectory's saved states go. A sink has
@@ -298,7 +298,7 @@ struct adaptive_driver {
       const bool last = h >= (target - t) - T(16) * eps * mag;
       if (last) h = target - t;
 
-      const T err = step.attempt(m, o, t, h, y, ynew, p, ps, st);
+      const T err = step.attempt(m, o, t, h, y, ynew, p, ps, st);  // n err^2
       if (!detail::finite(err)) {
         if (!o.adaptive) {
           status = solve_status::non_finite;
@@ -310,9 +310,9 @@ struct adaptive_driver {
         continue;
       }
       non_finite_last = false;
-      T factor = detail::step_factor<Step>(err);
+      T factor = detail::step_factor<Step, n>(err);
       if (!o.adaptive) factor = T(1);
-      if (err <= T(1) || !o.adaptive) {
+      if (err <= T(n) || !o.adaptive) {
         const T t_new = last ? target : t + h;
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (saves && next_save < n_save && o.save_times[next_save] < t_new)

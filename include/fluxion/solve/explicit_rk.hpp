@@ -159,7 +159,7 @@ struct explicit_rk_step : detail::rk_new_point_stage<typename M::scalar, detail:
       ynew[i] = y[i] + h * combination<detail::rk_solution_row>(i, nonzero<detail::rk_solution_row, S>{});
       err.add(o, i, h * combination<detail::rk_error_row>(i, nonzero<detail::rk_error_row, S>{}), y[i], ynew[i]);
     }
-    return err.template norm<n>();
+    return err.squares();
   }
 
   // An accepted step with a save time inside it, before dense(): the

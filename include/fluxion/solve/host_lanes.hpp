@@ -147,7 +147,7 @@ struct dense_lu<lanes<T, W>, N, false> {
 //   start(w, f0, stats)              lane w begins a trajectory; f0 = f(t0, y0)
 //   idle(w)                          lane w has no trajectory
 //   attempt(m, o, t, h, y, ynew, p, err)    every lane's attempt: ynew, and
-//                                    err[w], the weighted error norm (NaN: not finite)
+//                                    err[w], n err^2 of the weighted error norm err (NaN: not finite)
 //   count(w, stats)                  the work the attempt did for lane w
 //   accept(w, t, stats)              lane w accepted and goes on from ynew at t
 //   prepare_dense(w, m, t, h, y, ynew, p, stats)   optional: before lane w's
@@ -165,7 +165,7 @@ struct lane_arrays {
   using stride = fixed_stride<std::ptrdiff_t(W)>;
   static L load(const T* v) { return L::load(v); }
   static void store(T* v, L x) { x.store(v); }
-  // The error norm of every lane (adaptive_driver's, detail::tolerance lane
+  // n err^2 of the error norm err of every lane (adaptive_driver's, detail::tolerance lane
   // by lane): e(i) is component i's error estimate.
   template <class E>
   static void error_norms(const ode_options<T>& o, const T (&y)[n][W], const T (&ynew)[n][W], const E& e,
@@ -180,7 +180,7 @@ struct lane_arrays {
       err2 = err2 + r * r;
       tol_max = lane_select(tol_max > tol, tol_max, tol);
     }
-    for (std::size_t w = 0; w < W; ++w) err[w] = math::sqrt(err2[w] / T(n)) + T(0) * tol_max[w];
+    for (std::size_t w = 0; w < W; ++w) err[w] = err2[w] + T(0) * tol_max[w];
   }
 };
 
@@ -639,7 +639,7 @@ class lane_ensemble {
     return o_.step_to_save_times && ln.next_save < o_.n_save ? o_.save_times[ln.next_save] : o_.t1;
   }
 
-  // err_[w]: the weighted error norm of lane w's attempt (NaN: not finite).
+  // err_[w]: n err^2 of lane w's attempt (NaN: not finite; detail::step_error).
   T err_[W];
 
   // After an attempt, lane w's decision (adaptive_driver::integrate). True:
@@ -658,9 +658,9 @@ class lane_ensemble {
       return next_attempt(w);
     }
     ln.non_finite_last = false;
-    T factor = step_factor<scalar_step>(err);
+    T factor = step_factor<scalar_step, n>(err);
     if (!o_.adaptive) factor = T(1);
-    if (err <= T(1) || !o_.adaptive) {
+    if (err <= T(n) || !o_.adaptive) {
       const T target = target_of(ln);
       const T t_new = ln.last ? target : t + h;
       if constexpr (requires { step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats); })

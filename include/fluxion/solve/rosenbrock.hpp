@@ -112,7 +112,7 @@ struct rosenbrock23_step {
     W.solve(k3);
     detail::step_error<T> err;
     for (int i = 0; i < n; ++i) err.add(o, i, h / T(6) * (k1[i] - T(2) * k2[i] + k3[i]), y[i], ynew[i]);
-    return err.template norm<n>();
+    return err.squares();
   }
 
   FLUXION_HOST_DEVICE void accept(const M& m, T t, const T* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
@@ -208,7 +208,7 @@ struct rodas_step {
       ynew[i] += k[S - 1][i];
       err.add(o, i, k[S - 1][i], y[i], ynew[i]);
     }
-    return err.template norm<n>();
+    return err.squares();
   }
 
   FLUXION_HOST_DEVICE void accept(const M&, T, const T*, const T*, std::ptrdiff_t, solve_statistics& st) {
