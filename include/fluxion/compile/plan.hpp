@@ -430,6 +430,14 @@ struct is_prefix<type_list<A...>, type_list<B...>> {
 // read it only at the element being written. Its value is then computed just
 // before its first use and dies soon after (fewer live registers on a GPU)
 // instead of living through the whole evaluation.
+//
+// The conditions are checked in order, each only when the ones before it
+// hold (std::conjunction instantiates no further): the last two walk every
+// equation and every step once per scratch step, which for a model of many
+// equations is a large part of its compile time (a third of cicc's time for
+// the rhs of bench/compile_scaling/vector_host.hpp, whose outputs do not even
+// share one loop). Where the outputs do not share one loop nothing is
+// deferred and none of it is instantiated (split_steps below).
 template <class Steps, class Eqs, class Shape>
 struct deferrable {
   template <class S>
@@ -438,12 +446,27 @@ struct deferrable {
     struct reads_it : mentions<typename Other::rhs, typename S::symbol> {};
     template <class Eq>
     struct own : reads_own_element<typename Eq::rhs, S> {};
-    static constexpr bool value = !std::is_void_v<Shape> && is_prefix<typename S::vars, Shape>::value &&
-                                  filter_t<reads_it, Steps>::size == 0 &&
-                                  filter_t<own, Eqs>::size == Eqs::size;
+    struct unread_by_steps : std::bool_constant<filter_t<reads_it, Steps>::size == 0> {};
+    struct read_own_by_outputs : std::bool_constant<filter_t<own, Eqs>::size == Eqs::size> {};
+    static constexpr bool value =
+        std::conjunction<is_prefix<typename S::vars, Shape>, unread_by_steps, read_own_by_outputs>::value;
   };
   template <class S>
   struct not_test : std::bool_constant<!test<S>::value> {};
+};
+
+// Scratch steps split into those evaluated before the outputs (early) and
+// those deferred into the outputs' one loop Shape (void: no one loop, so
+// none are deferred).
+template <class Steps, class Eqs, class Shape>
+struct split_steps {
+  using deferred = filter_t<deferrable<Steps, Eqs, Shape>::template test, Steps>;
+  using early = filter_t<deferrable<Steps, Eqs, Shape>::template not_test, Steps>;
+};
+template <class Steps, class Eqs>
+struct split_steps<Steps, Eqs, void> {
+  using deferred = type_list<>;
+  using early = Steps;
 };
 
 template <class L>
@@ -478,8 +501,8 @@ struct evaluation_plan {
 
   using shapes = unique_t<transform_t<vars_of_step, equations>>;
   using output_shape = typename single_or_void<shapes>::type;
-  using deferred_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template test, scratch_steps>;
-  using early_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template not_test, scratch_steps>;
+  using deferred_steps = typename split_steps<scratch_steps, equations, output_shape>::deferred;
+  using early_steps = typename split_steps<scratch_steps, equations, output_shape>::early;
 };
 
 // The plan for the entries of a Jacobian: each block derivative d(Eq)/d(Y)
