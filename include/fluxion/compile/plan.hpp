@@ -243,15 +243,22 @@ struct rewrite<unary<Op, A>, Scope> {
 };
 template <class Op, class A, class B, class Scope>
 struct rewrite<binary<Op, A, B>, Scope> {
+  static constexpr auto each() {
+    using a = hoist<A, Scope>;
+    using b = hoist<B, Scope>;
+    return hoisted_expr<binary<Op, typename a::type, typename b::type>,
+                        concat_t<typename a::aliases, typename b::aliases>>{};
+  }
+  // Products and quotients only: rewrite_chain (factor lists, their filters
+  // by variable) is not instantiated for sums, comparisons and the rest.
   static constexpr auto pick() {
-    constexpr bool chain = std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>;
-    if constexpr (chain && !std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>) {
-      return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
+    if constexpr (std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>) {
+      if constexpr (!std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>)
+        return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
+      else
+        return each();
     } else {
-      using a = hoist<A, Scope>;
-      using b = hoist<B, Scope>;
-      return hoisted_expr<binary<Op, typename a::type, typename b::type>,
-                          concat_t<typename a::aliases, typename b::aliases>>{};
+      return each();
     }
   }
   using type = typename decltype(pick())::type;
@@ -302,8 +309,10 @@ inline constexpr std::size_t max_hoisted_elements = 4096;
 // inside.
 template <class E, class Scope>
 struct hoist {
+  // Checked in order through std::conjunction: the free variables of E
+  // (invariant_in_scope) are computed only for costly nodes.
   static constexpr auto pick() {
-    if constexpr (costly<E>::value && !truth_valued<E>::value && invariant_in_scope<E, Scope>::value) {
+    if constexpr (std::conjunction_v<costly<E>, std::negation<truth_valued<E>>, invariant_in_scope<E, Scope>>) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;
       if constexpr (costly<typename body::type>::value && spaces_of_vars<vars>::size <= max_hoisted_elements) {
