@@ -243,15 +243,22 @@ struct rewrite<unary<Op, A>, Scope> {
 };
 template <class Op, class A, class B, class Scope>
 struct rewrite<binary<Op, A, B>, Scope> {
+  static constexpr auto each() {
+    using a = hoist<A, Scope>;
+    using b = hoist<B, Scope>;
+    return hoisted_expr<binary<Op, typename a::type, typename b::type>,
+                        concat_t<typename a::aliases, typename b::aliases>>{};
+  }
+  // Products and quotients only: rewrite_chain (factor lists, their filters
+  // by variable) is not instantiated for sums, comparisons and the rest.
   static constexpr auto pick() {
-    constexpr bool chain = std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>;
-    if constexpr (chain && !std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>) {
-      return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
+    if constexpr (std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>) {
+      if constexpr (!std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>)
+        return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
+      else
+        return each();
     } else {
-      using a = hoist<A, Scope>;
-      using b = hoist<B, Scope>;
-      return hoisted_expr<binary<Op, typename a::type, typename b::type>,
-                          concat_t<typename a::aliases, typename b::aliases>>{};
+      return each();
     }
   }
   using type = typename decltype(pick())::type;
@@ -302,8 +309,10 @@ inline constexpr std::size_t max_hoisted_elements = 4096;
 // inside.
 template <class E, class Scope>
 struct hoist {
+  // Checked in order through std::conjunction: the free variables of E
+  // (invariant_in_scope) are computed only for costly nodes.
   static constexpr auto pick() {
-    if constexpr (costly<E>::value && !truth_valued<E>::value && invariant_in_scope<E, Scope>::value) {
+    if constexpr (std::conjunction_v<costly<E>, std::negation<truth_valued<E>>, invariant_in_scope<E, Scope>>) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;
       if constexpr (costly<typename body::type>::value && spaces_of_vars<vars>::size <= max_hoisted_elements) {
@@ -430,6 +439,14 @@ struct is_prefix<type_list<A...>, type_list<B...>> {
 // read it only at the element being written. Its value is then computed just
 // before its first use and dies soon after (fewer live registers on a GPU)
 // instead of living through the whole evaluation.
+//
+// The conditions are checked in order, each only when the ones before it
+// hold (std::conjunction instantiates no further): the last two walk every
+// equation and every step once per scratch step, which for a model of many
+// equations is a large part of its compile time (a third of cicc's time for
+// the rhs of bench/compile_scaling/vector_host.hpp, whose outputs do not even
+// share one loop). Where the outputs do not share one loop nothing is
+// deferred and none of it is instantiated (split_steps below).
 template <class Steps, class Eqs, class Shape>
 struct deferrable {
   template <class S>
@@ -438,12 +455,27 @@ struct deferrable {
     struct reads_it : mentions<typename Other::rhs, typename S::symbol> {};
     template <class Eq>
     struct own : reads_own_element<typename Eq::rhs, S> {};
-    static constexpr bool value = !std::is_void_v<Shape> && is_prefix<typename S::vars, Shape>::value &&
-                                  filter_t<reads_it, Steps>::size == 0 &&
-                                  filter_t<own, Eqs>::size == Eqs::size;
+    struct unread_by_steps : std::bool_constant<filter_t<reads_it, Steps>::size == 0> {};
+    struct read_own_by_outputs : std::bool_constant<filter_t<own, Eqs>::size == Eqs::size> {};
+    static constexpr bool value =
+        std::conjunction<is_prefix<typename S::vars, Shape>, unread_by_steps, read_own_by_outputs>::value;
   };
   template <class S>
   struct not_test : std::bool_constant<!test<S>::value> {};
+};
+
+// Scratch steps split into those evaluated before the outputs (early) and
+// those deferred into the outputs' one loop Shape (void: no one loop, so
+// none are deferred).
+template <class Steps, class Eqs, class Shape>
+struct split_steps {
+  using deferred = filter_t<deferrable<Steps, Eqs, Shape>::template test, Steps>;
+  using early = filter_t<deferrable<Steps, Eqs, Shape>::template not_test, Steps>;
+};
+template <class Steps, class Eqs>
+struct split_steps<Steps, Eqs, void> {
+  using deferred = type_list<>;
+  using early = Steps;
 };
 
 template <class L>
@@ -478,8 +510,8 @@ struct evaluation_plan {
 
   using shapes = unique_t<transform_t<vars_of_step, equations>>;
   using output_shape = typename single_or_void<shapes>::type;
-  using deferred_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template test, scratch_steps>;
-  using early_steps = filter_t<deferrable<scratch_steps, equations, output_shape>::template not_test, scratch_steps>;
+  using deferred_steps = typename split_steps<scratch_steps, equations, output_shape>::deferred;
+  using early_steps = typename split_steps<scratch_steps, equations, output_shape>::early;
 };
 
 // The plan for the entries of a Jacobian: each block derivative d(Eq)/d(Y)
