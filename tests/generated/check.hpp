@@ -13,7 +13,8 @@
 //   jvp         jvp_x, jvp_p, obs_jvp_x, obs_jvp_p along a random direction
 //                                                vs complex-step along it, and vs J v
 //   (second executable, GEN_EXTRA, every third model: fluxion compiled for
-//   std::complex<double> and the host batch drivers; see check_extra)
+//   std::complex<double>, the host batch drivers, and rhs_cooperative shared
+//   among 1, 2, 3 and 7 threads, bit for bit with rhs; see check_extra)
 // and once per model, for each of the four patterns (fx::jacobian_pattern):
 //   sound       every entry that changes numerically (a small move of one
 //               input at any point changes an output, or its complex-step
@@ -34,12 +35,14 @@
 #include <fluxion/fluxion.hpp>
 
 #include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <complex>
 #include <cstddef>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "reference.hpp"
@@ -138,7 +141,27 @@ struct extra_ops {
   void (*single[2])(double, const double*, const double*, double*);  // fluxion, one instance
   using batch_fn = void (*)(double, std::size_t, std::vector<double>&, std::vector<double>&, std::vector<double>&);
   batch_fn rhs_soa, rhs_aos, observe_soa;               // fx::host::rhs / observe over batches
+  // fx::compiled::rhs_cooperative by a group of `members` host threads
+  void (*rhs_cooperative)(double, const double*, const double*, double*, unsigned members);
 };
+
+// A group for rhs_cooperative: host threads meeting at a barrier.
+struct thread_group {
+  unsigned r, n;
+  std::barrier<>* meet;
+  unsigned rank() const { return r; }
+  unsigned size() const { return n; }
+  void sync() const { meet->arrive_and_wait(); }
+};
+template <class M>
+void cooperative_rhs(double t, const double* x, const double* p, double* dx, unsigned members) {
+  std::vector<double> scratch(M::rhs_scratch_size + 1, -777.0);
+  std::barrier<> meet(members);
+  std::vector<std::thread> group;
+  for (unsigned r = 0; r < members; ++r)
+    group.emplace_back([&, r] { M{}.rhs_cooperative(thread_group{r, members, &meet}, t, x, p, scratch.data(), dx); });
+  for (auto& th : group) th.join();
+}
 
 // The reference's outputs (rhs or observables) in scalar T.
 template <class T, class Ops>
@@ -237,6 +260,7 @@ class suite {
         [](double t, std::size_t B, std::vector<double>& x, std::vector<double>& p, std::vector<double>& o) {
           fx::host::observe(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(o));
         },
+        &cooperative_rhs<M>,
     };
     check_extra(ops, info);
   }
@@ -590,6 +614,22 @@ inline void suite::check_extra(const extra_ops& ops, const model_info& info) {
         check(std::fabs(got[r].real() - re_w) <= 1e-10 * (1 + std::fabs(re_w)), what + pt_at);
         check(std::fabs(im_g - im_w) <= 1e-9 * (1 + std::fabs(im_w)), what + " (imaginary part)" + pt_at);
       }
+    }
+    // The right-hand side shared among 1, 2, 3 and 7 threads: each writes its
+    // share of the elements, after every alias step a barrier; the same
+    // values as one instance, bit for bit.
+    std::vector<double> one(ns + 1), xb = x, pb = p;
+    xb.push_back(0.0);
+    pb.push_back(0.0);
+    ops.single[0](t, xb.data(), pb.data(), one.data());
+    for (unsigned members : {1u, 2u, 3u, 7u}) {
+      std::vector<double> got(ns + 1, -777.0);
+      ops.rhs_cooperative(t, xb.data(), pb.data(), got.data(), members);
+      check(got[ns] == -777.0, "rhs_cooperative wrote past its end");
+      for (std::size_t r = 0; r < ns; ++r)
+        check(got[r] == one[r] || (std::isnan(got[r]) && std::isnan(one[r])),
+              "rhs_cooperative (" + std::to_string(members) + " threads) " + xn_[r] + " = " + num(got[r]) +
+                  ", rhs " + num(one[r]) + pt_at);
     }
   }
 

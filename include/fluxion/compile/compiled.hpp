@@ -304,6 +304,50 @@ FLUXION_HOST_DEVICE void write_outputs(const Ctx& ctx, Out* out, SO stride) {
   write_fused<Ctx, Out, SO, Eqs>(unique_t<transform_t<vars_of_equation, Eqs>>{}, ctx, out, stride);
 }
 
+// Cooperative evaluation: the members of a group (a warp's lanes on a GPU,
+// threads on the host) share one instance's evaluation. A group g gives
+// g.rank() and g.size() and g.sync(), a barrier of all its members (with
+// the memory they wrote made visible). Member r writes the flat
+// (row-major) elements r, r + size, r + 2 size, ... of each equation's index
+// shape; every scratch step is followed by a sync, since later steps and
+// the outputs read its elements wherever they were written.
+template <class Env>
+FLUXION_HOST_DEVICE constexpr auto bind_flat(const Env& e, int, type_list<>) {
+  return e;
+}
+template <class Env, class V, class... Vs>
+FLUXION_HOST_DEVICE constexpr auto bind_flat(const Env& e, int flat, type_list<V, Vs...>) {
+  constexpr int inner = (1 * ... * Vs::space::extent);
+  return bind_flat(e.template bind<V>(flat / inner), flat % inner, type_list<Vs...>{});
+}
+template <class Vars>
+struct flat_extent;
+template <class... V>
+struct flat_extent<type_list<V...>> : std::integral_constant<int, (1 * ... * V::space::extent)> {};
+
+template <class Vars, class Group, class F>
+FLUXION_HOST_DEVICE void for_members_elements(const Group& g, const F& f) {
+  for (int flat = int(g.rank()); flat < flat_extent<Vars>::value; flat += int(g.size()))
+    f(bind_flat(env<>{}, flat, Vars{}));
+}
+
+template <class Group, class Ctx, class Out, class... Eq>
+FLUXION_HOST_DEVICE void write_steps_cooperative(type_list<Eq...>, const Group& g, [[maybe_unused]] const Ctx& ctx,
+                                                 [[maybe_unused]] Out* out) {
+  ((for_members_elements<typename Eq::vars>(
+        g, element_writer<typename Eq::target, typename Eq::rhs, Ctx, Out, unit_stride>{ctx, out, {}}),
+    g.sync()),
+   ...);
+}
+
+template <class Ctx, class Out, class Eqs, class Group, class... Shapes>
+FLUXION_HOST_DEVICE void write_fused_cooperative(type_list<Shapes...>, const Group& g, [[maybe_unused]] const Ctx& ctx,
+                                                 [[maybe_unused]] Out* out) {
+  (for_members_elements<Shapes>(
+       g, fused_writer<Ctx, Out, unit_stride, filter_t<has_vars<Shapes>::template test, Eqs>>{ctx, out, {}}),
+   ...);
+}
+
 // The outputs' one loop (Shape) with deferred scratch steps evaluated at the
 // element of the leading variables they are indexed by, just before the
 // outputs there read them (evaluation_plan::deferred_steps).
@@ -501,6 +545,26 @@ struct evaluator {
   FLUXION_HOST_DEVICE void rhs(T t, const T* x, const T* p, T* dx) const {
     constexpr detail::unit_stride one{};
     evaluate<typename layout::state, rhs_plan, typename rhs_plan::equations>(t, x, one, p, one, nullptr, 1, dx, one);
+  }
+
+  // d(state)/dt of one instance computed by the members of a group together
+  // (see detail::write_steps_cooperative: g.rank(), g.size(), g.sync()):
+  // every member calls it with the same arguments; x, p, dx and scratch
+  // (rhs_scratch_size values) are memory that every member reads and
+  // writes, contiguous (shared memory for a warp). Aliases and hoisted
+  // subexpressions are computed into scratch first, one step after another;
+  // then each member writes its share of dx, so sync before reading dx. The
+  // values are those of rhs, bit for bit.
+  static constexpr std::size_t rhs_scratch_size = scratch_size<rhs_plan>;
+  template <class Group>
+  FLUXION_HOST_DEVICE void rhs_cooperative(const Group& g, T t, const T* x, const T* p, T* scratch, T* dx) const {
+    constexpr detail::unit_stride one{};
+    const detail::eval_context<T, detail::unit_stride, detail::unit_stride> ctx{t, x, one, p, one, scratch};
+    detail::write_steps_cooperative(bound<rhs_plan, typename rhs_plan::scratch_steps, scratch_block<rhs_plan>>{}, g,
+                                    ctx, scratch);
+    using outputs = bound<rhs_plan, typename rhs_plan::equations, typename layout::state>;
+    detail::write_fused_cooperative<detail::eval_context<T, detail::unit_stride, detail::unit_stride>, T, outputs>(
+        detail::unique_t<detail::transform_t<detail::vars_of_equation, outputs>>{}, g, ctx, dx);
   }
 
   // Observables for one instance; element strides xs, ps, ys.
