@@ -103,10 +103,15 @@ struct hoisted_expr {
   using aliases = Aliases;
 };
 
-template <class E, class Scope>
+// Chain: whether E, when it is a product or quotient rewritten in place,
+// may be regrouped (false inside a product or quotient that was not: see
+// rewrite<binary>).
+template <class E, class Scope, bool Chain = true>
 struct hoist;
 template <class E, class Scope>
 struct rewrite;
+template <class Op, class A, class B, class Scope, bool Chain>
+struct rewrite_binary;
 
 // --- products and quotients as lists of factors ------------------------------------
 template <class F, bool Inverse>
@@ -176,27 +181,35 @@ struct depends_on {
   struct not_test : std::bool_constant<!test<F>::value> {};
 };
 
+template <class F>
+struct factor_costly : std::bool_constant<F::inverse || costly<typename F::expr>::value> {};
+
 template <class L, class V>
 struct regrouping {
   using invariant = filter_t<depends_on<V>::template not_test, L>;
   using variant = filter_t<depends_on<V>::template test, L>;
-  template <class F>
-  struct factor_costly : std::bool_constant<F::inverse || costly<typename F::expr>::value> {};
   // Worth it when the invariant part is more than one plain factor (a single
-  // costly factor is found in place anyway) and does work.
-  static constexpr bool worth = variant::size > 0 && invariant::size > 0 &&
-                                (invariant::size > 1 || filter_t<is_inverse, invariant>::size > 0) &&
-                                filter_t<factor_costly, invariant>::size > 0;
+  // costly factor is found in place anyway) and does work. Checked in order
+  // (std::conjunction): the later filters only where the sizes allow.
+  struct both : std::bool_constant<variant::size != 0 && invariant::size != 0> {};
+  struct several : std::bool_constant<(invariant::size > 1) || filter_t<is_inverse, invariant>::size != 0> {};
+  struct does_work : std::bool_constant<filter_t<factor_costly, invariant>::size != 0> {};
+  static constexpr bool worth = std::conjunction_v<both, several, does_work>;
 };
 
+// The first variable of Scope along which regrouping L pays (void: none);
+// the variables after it are not examined.
 template <class L, class Scope>
 struct first_regrouping_var {
   using type = void;
 };
 template <class L, class S, class... Ss>
 struct first_regrouping_var<L, type_list<S, Ss...>> {
-  using type = std::conditional_t<regrouping<L, S>::worth, S,
-                                  typename first_regrouping_var<L, type_list<Ss...>>::type>;
+  static constexpr auto pick() {
+    if constexpr (regrouping<L, S>::worth) return type_identity<S>{};
+    else return type_identity<typename first_regrouping_var<L, type_list<Ss...>>::type>{};
+  }
+  using type = typename decltype(pick())::type;
 };
 
 // Each factor hoisted on its own, then the product rebuilt.
@@ -241,18 +254,25 @@ struct rewrite<unary<Op, A>, Scope> {
   using type = unary<Op, typename a::type>;
   using aliases = typename a::aliases;
 };
-template <class Op, class A, class B, class Scope>
-struct rewrite<binary<Op, A, B>, Scope> {
+// Products and quotients only: rewrite_chain (factor lists, their filters
+// by variable) is not instantiated for sums, comparisons and the rest. Where
+// a product or quotient is not regrouped, neither is a product or quotient
+// among its operands in the same scope (their factors are some of its
+// factors, a denominator's inverted: for no variable do its invariant
+// factors satisfy what regrouping needs if the whole's do not), so the
+// operands are rewritten with Chain false and their factor lists are never
+// formed.
+template <class Op, class A, class B, class Scope, bool Chain>
+struct rewrite_binary {
+  static constexpr bool chain = std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>;
   static constexpr auto each() {
-    using a = hoist<A, Scope>;
-    using b = hoist<B, Scope>;
+    using a = hoist<A, Scope, !chain>;
+    using b = hoist<B, Scope, !chain>;
     return hoisted_expr<binary<Op, typename a::type, typename b::type>,
                         concat_t<typename a::aliases, typename b::aliases>>{};
   }
-  // Products and quotients only: rewrite_chain (factor lists, their filters
-  // by variable) is not instantiated for sums, comparisons and the rest.
   static constexpr auto pick() {
-    if constexpr (std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>) {
+    if constexpr (chain && Chain) {
       if constexpr (!std::is_void_v<typename rewrite_chain<binary<Op, A, B>, Scope>::type>)
         return typename rewrite_chain<binary<Op, A, B>, Scope>::type{};
       else
@@ -264,6 +284,14 @@ struct rewrite<binary<Op, A, B>, Scope> {
   using type = typename decltype(pick())::type;
   using aliases = typename decltype(pick())::aliases;
 };
+template <class Op, class A, class B, class Scope>
+struct rewrite<binary<Op, A, B>, Scope> : rewrite_binary<Op, A, B, Scope, true> {};
+
+// E rewritten in Scope; a product or quotient not regrouped where !Chain.
+template <class E, class Scope, bool Chain>
+struct rewrite_in : rewrite<E, Scope> {};
+template <class Op, class A, class B, class Scope>
+struct rewrite_in<binary<Op, A, B>, Scope, false> : rewrite_binary<Op, A, B, Scope, false> {};
 template <class A, int N, class Scope>
 struct rewrite<powi<A, N>, Scope> {
   using a = hoist<A, Scope>;
@@ -307,12 +335,16 @@ inline constexpr std::size_t max_hoisted_elements = 4096;
 // constant along one of them, rewritten in the scope of its own variables
 // and, if that still leaves work, moved into a hidden alias; else rewritten
 // inside.
-template <class E, class Scope>
+template <class E, class Scope, bool Chain>
 struct hoist {
-  // Checked in order through std::conjunction: the free variables of E
-  // (invariant_in_scope) are computed only for costly nodes.
+  // A subexpression that does no costly work is left as it is (nothing in
+  // it is hoisted or regrouped: regrouping needs a costly or inverted
+  // factor). Checked in order through std::conjunction: the free variables
+  // of E (invariant_in_scope) are computed only for costly nodes.
   static constexpr auto pick() {
-    if constexpr (std::conjunction_v<costly<E>, std::negation<truth_valued<E>>, invariant_in_scope<E, Scope>>) {
+    if constexpr (!costly<E>::value) {
+      return hoisted_expr<E, type_list<>>{};
+    } else if constexpr (std::conjunction_v<std::negation<truth_valued<E>>, invariant_in_scope<E, Scope>>) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;
       if constexpr (costly<typename body::type>::value && spaces_of_vars<vars>::size <= max_hoisted_elements) {
@@ -322,7 +354,7 @@ struct hoist {
         return hoisted_expr<typename body::type, typename body::aliases>{};
       }
     } else {
-      return hoisted_expr<typename rewrite<E, Scope>::type, typename rewrite<E, Scope>::aliases>{};
+      return hoisted_expr<typename rewrite_in<E, Scope, Chain>::type, typename rewrite_in<E, Scope, Chain>::aliases>{};
     }
   }
   using type = typename decltype(pick())::type;
