@@ -126,6 +126,22 @@ TEST_CASE("an alias read only at its own element is deferred; read elsewhere it 
         "r[p] * sum(q, c[p,q] * (hoisted)[q,k])");
 }
 
+// A product or quotient that is not regrouped leaves its factors' chains
+// alone (compile/plan.hpp, rewrite_binary), but a denominator's factors are
+// inverted in the whole's list: in r[p] / (x[p,k] / (c[0,0] * c[1,1])) the
+// whole holds c[0,0] and c[1,1] as plain factors (nothing to gain), while
+// the denominator regroups to x[p,k] * (1 / (c[0,0] c[1,1])), the inverse
+// computed once (a scratch step deferred to the output loop's start).
+constexpr auto nested_quotient = fx::model(fx::states(x), fx::params(c, r),
+                                           fx::d(x(p, k)) = r(p) / (x(p, k) / (c(0, 0) * c(1, 1))));
+
+TEST_CASE("a denominator's own quotient is regrouped where the whole is not", "[plan]") {
+  using plan = plan_of<nested_quotient>;
+  STATIC_REQUIRE(plan::scratch_steps::size == 1);
+  CHECK(fx::to_string<fx::detail::at_t<plan::scratch_steps, 0>::rhs>() == "1 / (c[0,0] * c[1,1])");
+  CHECK(fx::to_string<fx::detail::at_t<plan::equations, 0>::rhs>() == "r[p] / (x[p,k] * (hoisted))");
+}
+
 TEST_CASE("planned evaluation equals hand-written loops", "[plan]") {
   CHECK(max_rel_error<own>(0) < 1e-14);
   CHECK(max_rel_error<fixed>(1) < 1e-14);

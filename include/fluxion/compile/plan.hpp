@@ -257,17 +257,20 @@ struct rewrite<unary<Op, A>, Scope> {
 // Products and quotients only: rewrite_chain (factor lists, their filters
 // by variable) is not instantiated for sums, comparisons and the rest. Where
 // a product or quotient is not regrouped, neither is a product or quotient
-// among its operands in the same scope (their factors are some of its
-// factors, a denominator's inverted: for no variable do its invariant
-// factors satisfy what regrouping needs if the whole's do not), so the
-// operands are rewritten with Chain false and their factor lists are never
-// formed.
+// among the factors it keeps as they are, in the same scope: both operands
+// of a product, a quotient's numerator. Their factors are some of the
+// whole's with the same inversion, so for every variable their variant and
+// invariant factors are subsets of the whole's and regrouping them pays only
+// where regrouping the whole would. Those operands are rewritten with Chain
+// false and their factor lists are never formed. A denominator's factors
+// are inverted in the whole's list (A / (x / y) holds y uninverted), so a
+// denominator is rewritten as a chain of its own.
 template <class Op, class A, class B, class Scope, bool Chain>
 struct rewrite_binary {
   static constexpr bool chain = std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>;
   static constexpr auto each() {
     using a = hoist<A, Scope, !chain>;
-    using b = hoist<B, Scope, !chain>;
+    using b = hoist<B, Scope, !std::is_same_v<Op, op::mul>>;
     return hoisted_expr<binary<Op, typename a::type, typename b::type>,
                         concat_t<typename a::aliases, typename b::aliases>>{};
   }
