@@ -22,9 +22,10 @@
 //
 // Step control (Hairer, Norsett & Wanner, Solving ODEs I, II.4):
 //   err = sqrt(mean_i (e_i / (atol_i + rtol max(|y_i|, |y_new_i|)))^2); a step
-//   is accepted when err <= 1 (taken as n err^2 <= n: no square root); the next step is h min(g, max(0.2, 0.9
-//   err^(-1/(q+1)))) with q the embedded order and g the method's growth
-//   limit, no growth right after a rejection. The first step, when not
+//   is accepted when err <= 1 (tested as n err^2 <= n: no square root); the
+//   next step is h min(g, max(0.2, 0.9 err^(-1/(q+1)))) with q the embedded
+//   order and g the method's growth limit, no growth right after a
+//   rejection. The first step, when not
 //   given, is chosen as in HNW I, II.4 ("starting step size"), at the cost of
 //   one right-hand side. A non-finite trial shrinks the step by 5; when the
 //   step falls to 16 eps |t| or below the trajectory stops (non_finite if the last
@@ -136,10 +137,10 @@ FLUXION_HOST_DEVICE T step_factor(T squares) {
 
 // The squared weighted errors of a step's components, summed (add, then
 // squares(): N err^2 for the RMS norm err above): NaN when the new state is
-// not finite, checked without a branch per component. A NaN component makes its tolerance NaN
-// (the max below keeps a NaN second operand) and so the sum; an infinite one
-// makes its tolerance +inf, which tol_max keeps and 0 * tol_max turns into a
-// NaN sum.
+// not finite, checked without a branch per component. A NaN component makes
+// its tolerance NaN (the max below keeps a NaN second operand) and so the
+// sum; an infinite one makes its tolerance +inf, which tol_max keeps and
+// 0 * tol_max turns into a NaN sum.
 template <class T>
 struct step_error {
   T sum = T(-0.0);

@@ -147,7 +147,8 @@ struct dense_lu<lanes<T, W>, N, false> {
 //   start(w, f0, stats)              lane w begins a trajectory; f0 = f(t0, y0)
 //   idle(w)                          lane w has no trajectory
 //   attempt(m, o, t, h, y, ynew, p, err)    every lane's attempt: ynew, and
-//                                    err[w], n err^2 of the weighted error norm err (NaN: not finite)
+//                                    err[w], n err^2 for its error norm err
+//                                    (NaN: not finite)
 //   count(w, stats)                  the work the attempt did for lane w
 //   accept(w, t, stats)              lane w accepted and goes on from ynew at t
 //   prepare_dense(w, m, t, h, y, ynew, p, stats)   optional: before lane w's
@@ -165,7 +166,7 @@ struct lane_arrays {
   using stride = fixed_stride<std::ptrdiff_t(W)>;
   static L load(const T* v) { return L::load(v); }
   static void store(T* v, L x) { x.store(v); }
-  // n err^2 of the error norm err of every lane (adaptive_driver's, detail::tolerance lane
+  // n err^2 for the error norm err of every lane (detail::step_error lane
   // by lane): e(i) is component i's error estimate.
   template <class E>
   static void error_norms(const ode_options<T>& o, const T (&y)[n][W], const T (&ynew)[n][W], const E& e,
