@@ -553,8 +553,9 @@ struct evaluator {
   // (rhs_scratch_size values) are memory that every member reads and
   // writes, contiguous (shared memory for a warp). Aliases and hoisted
   // subexpressions are computed into scratch first, one step after another;
-  // then each member writes its share of dx, so sync before reading dx. The
-  // values are those of rhs, bit for bit.
+  // then each member writes its share of dx, so sync before reading dx.
+  // Each element is the same expression as in rhs (on the host the same
+  // values bit for bit: tests/generated, shared among host threads).
   static constexpr std::size_t rhs_scratch_size = scratch_size<rhs_plan>;
   template <class Group>
   FLUXION_HOST_DEVICE void rhs_cooperative(const Group& g, T t, const T* x, const T* p, T* scratch, T* dx) const {
