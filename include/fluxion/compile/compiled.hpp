@@ -559,12 +559,13 @@ struct evaluator {
   static constexpr std::size_t rhs_scratch_size = scratch_size<rhs_plan>;
   template <class Group>
   FLUXION_HOST_DEVICE void rhs_cooperative(const Group& g, T t, const T* x, const T* p, T* scratch, T* dx) const {
+    using context = detail::eval_context<T, detail::unit_stride, detail::unit_stride>;
     constexpr detail::unit_stride one{};
-    const detail::eval_context<T, detail::unit_stride, detail::unit_stride> ctx{t, x, one, p, one, scratch};
+    const context ctx{t, x, one, p, one, scratch};
     detail::write_steps_cooperative(bound<rhs_plan, typename rhs_plan::scratch_steps, scratch_block<rhs_plan>>{}, g,
                                     ctx, scratch);
     using outputs = bound<rhs_plan, typename rhs_plan::equations, typename layout::state>;
-    detail::write_fused_cooperative<detail::eval_context<T, detail::unit_stride, detail::unit_stride>, T, outputs>(
+    detail::write_fused_cooperative<context, T, outputs>(
         detail::unique_t<detail::transform_t<detail::vars_of_equation, outputs>>{}, g, ctx, dx);
   }
 
