@@ -1,7 +1,8 @@
 // Model A over a parameter grid on the GPU (examples/model_a_grid.hpp): G x G
 // trajectories (default G = 256: 2^16), t in [0, 200], the states of all 128
 // compartments at 10 save times, adaptive Tsit5 with rtol = atol = 1e-6,
-// through fx::cuda::integrate, in float and double. Median and minimum of 5
+// through fx::cuda::integrate, in float and double, a thread and a warp a
+// trajectory. Median and minimum of 5
 // timed runs after 2 warm-ups (CUDA events around the call; inputs and
 // outputs stay on the device), mean and largest accepted steps.
 // One JSON object per line, as the peer (bench/peers/model_a_grid_diffrax.py)
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fluxion/cuda.hpp>
@@ -35,8 +37,11 @@ void check(cudaError_t e, const char* what) {
   }
 }
 
-template <class T>
+// Policy: a thread a trajectory (impl "fluxion-tsit5") or a warp a
+// trajectory ("fluxion-tsit5-warp", solve/cooperative.hpp).
+template <class T, class Policy>
 void run(std::size_t G, const char* dtype, const char* sample_dir) {
+  constexpr bool by_warp = std::is_same_v<Policy, fx::cuda::warp_per_trajectory>;
   using M = fx::compiled<model, T>;
   using LS = typename M::layout::state;
   constexpr std::size_t n = M::n_states;
@@ -61,11 +66,12 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
   // FLUXION_GRID_CHUNK=C (an experiment): C trajectories a launch, one
   // launch after another, so that fewer trajectories' stages are live at once.
   const char* chunk_env = std::getenv("FLUXION_GRID_CHUNK");
-  const std::size_t chunk = chunk_env ? std::max<std::size_t>(1, std::strtoull(chunk_env, nullptr, 10)) : B;
+  const std::size_t chunk =
+      chunk_env && !by_warp ? std::max<std::size_t>(1, std::strtoull(chunk_env, nullptr, 10)) : B;
   auto call = [&](const fx::ensemble_buffers<T>& o) {
     if (chunk >= B) {
       fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const T>(dx0, x0.size())),
-                          fx::soa(std::span<const T>(dp, prm.size())), o);
+                          fx::soa(std::span<const T>(dp, prm.size())), o, Policy{});
       return;
     }
     // A chunk reads a strided view of the inputs (element j of trajectory b
@@ -100,7 +106,7 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
   std::sort(ms.begin(), ms.end());
   const fx::ensemble_buffers<T> with_stats{out.saved, out.final_state, out.status, {dstats, B}};
   fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const T>(dx0, x0.size())),
-                      fx::soa(std::span<const T>(dp, prm.size())), with_stats);
+                      fx::soa(std::span<const T>(dp, prm.size())), with_stats, Policy{});
   check(cudaDeviceSynchronize(), "run with statistics");
   std::vector<T> fin(n * B);
   std::vector<fx::solve_status> status(B);
@@ -117,7 +123,8 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
     failed += status[b] != fx::solve_status::success;
   }
   if (sample_dir) {
-    const std::string path = std::string(sample_dir) + "/fluxion_model_a_grid_" + dtype + ".bin";
+    const std::string path =
+        std::string(sample_dir) + "/fluxion_model_a_grid_" + dtype + (by_warp ? "_warp" : "") + ".bin";
     std::vector<double> sample;
     const std::size_t stride = std::max<std::size_t>(1, B / 256);
     for (std::size_t b = 0; b < B; b += stride)
@@ -136,10 +143,10 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
     }
   }
   std::printf(
-      "{\"impl\": \"fluxion-tsit5\", \"model\": \"model_a_grid\", \"dtype\": \"%s\", \"N\": %zu, \"states\": %zu, "
+      "{\"impl\": \"%s\", \"model\": \"model_a_grid\", \"dtype\": \"%s\", \"N\": %zu, \"states\": %zu, "
       "\"saves\": %zu, \"median_ms\": %.4f, \"min_ms\": %.4f, \"traj_per_s\": %.4g, \"steps_mean\": %.2f, "
       "\"steps_max\": %lld, \"failed\": %zu, \"chunk\": %zu}\n",
-      dtype, B, n, ts.size(), ms[2], ms[0], double(B) / (ms[2] * 1e-3), steps / double(B), steps_max, failed, chunk);
+      by_warp ? "fluxion-tsit5-warp" : "fluxion-tsit5", dtype, B, n, ts.size(), ms[2], ms[0], double(B) / (ms[2] * 1e-3), steps / double(B), steps_max, failed, chunk);
   std::fflush(stdout);
   cudaFree(dx0), cudaFree(dp), cudaFree(dsaved), cudaFree(dfinal), cudaFree(dstatus), cudaFree(dstats);
 }
@@ -149,6 +156,8 @@ void run(std::size_t G, const char* dtype, const char* sample_dir) {
 int main(int argc, char** argv) {
   const std::size_t G = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 256;
   const char* sample_dir = argc > 2 ? argv[2] : nullptr;
-  run<float>(G, "f32", sample_dir);
-  run<double>(G, "f64", sample_dir);
+  run<float, fx::cuda::thread_per_trajectory>(G, "f32", sample_dir);
+  run<double, fx::cuda::thread_per_trajectory>(G, "f64", sample_dir);
+  run<float, fx::cuda::warp_per_trajectory>(G, "f32", sample_dir);
+  run<double, fx::cuda::warp_per_trajectory>(G, "f64", sample_dir);
 }

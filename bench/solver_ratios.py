@@ -129,15 +129,17 @@ def main(folder):
 
     if grid:
         print("\nModel A over a parameter grid (128 states, 10 save times), Tsit5 rtol = atol = 1e-6, t in [0, 200]")
-        print(f"{'dtype':5} {'N':>8} {'fluxion ms':>11} {'diffrax ms':>11} {'ratio':>7} {'steps':>6} {'peer steps':>10} "
-              f"{'fluxion err':>12} {'diffrax err':>12}")
-        for k, f in sorted(grid.get("fluxion-tsit5", {}).items()):
-            d = grid.get("diffrax-tsit5-vmap", {}).get(k) or {}
-            dm = d.get("median_ms")
-            print(f"{k[0]:5} {k[1]:>8} {f['median_ms']:>11.3f} {dm or float('nan'):>11.1f} "
-                  f"{(dm / f['median_ms']) if dm else float('nan'):>7.1f} {f.get('steps_mean', float('nan')):>6.1f} "
-                  f"{d.get('steps_mean', float('nan')):>10.1f} {d.get('fluxion_ref_err', float('nan')):>12.2e} "
-                  f"{d.get('ref_err', float('nan')):>12.2e}")
+        print(f"{'fluxion':7} {'dtype':5} {'N':>8} {'fluxion ms':>11} {'diffrax ms':>11} {'ratio':>7} {'steps':>6} "
+              f"{'peer steps':>10} {'fluxion err':>12} {'diffrax err':>12}")
+        for impl, label, err in (("fluxion-tsit5", "thread", "fluxion_ref_err"),
+                                 ("fluxion-tsit5-warp", "warp", "fluxion_warp_ref_err")):
+            for k, f in sorted(grid.get(impl, {}).items()):
+                d = grid.get("diffrax-tsit5-vmap", {}).get(k) or {}
+                dm = d.get("median_ms")
+                print(f"{label:7} {k[0]:5} {k[1]:>8} {f['median_ms']:>11.3f} {dm or float('nan'):>11.1f} "
+                      f"{(dm / f['median_ms']) if dm else float('nan'):>7.1f} {f.get('steps_mean', float('nan')):>6.1f} "
+                      f"{d.get('steps_mean', float('nan')):>10.1f} {d.get(err, float('nan')):>12.2e} "
+                      f"{d.get('ref_err', float('nan')):>12.2e}")
 
     if host or host_peers:
         host_tables(host, host_peers)

@@ -12,7 +12,7 @@ final states of the sampled trajectories b = 0, G^2/256, 2 G^2/256, ... (256 of
 them), against diffrax Dopri8 at rtol = atol = 1e-12 in float64 (computed by the
 f64 run, kept in SAMPLE_DIR/diffrax_model_a_grid_ref.npy for the f32 run: run f64
 first). With
-SAMPLE_DIR holding fluxion_model_a_grid_<DTYPE>.bin (written by
+SAMPLE_DIR holding fluxion_model_a_grid_<DTYPE>.bin and _warp.bin (written by
 fluxion-bench-model-a-grid: the same sampled trajectories, canonical order
 (c P + p) K + k), 'fluxion_ref_err' is fluxion's error against that reference.
 """
@@ -130,6 +130,10 @@ try:
     if ref is not None and path and os.path.exists(path):
         flu = np.fromfile(path, dtype="<f8").reshape(len(pick), -1)
         out["fluxion_ref_err"] = float(np.abs(flu - ref).max() / scale)
+    warp_path = path and path.replace(".bin", "_warp.bin")
+    if ref is not None and warp_path and os.path.exists(warp_path):
+        flu = np.fromfile(warp_path, dtype="<f8").reshape(len(pick), -1)
+        out["fluxion_warp_ref_err"] = float(np.abs(flu - ref).max() / scale)
 except Exception as e:  # a failed peer prints its error instead of crashing the run
     out["error"] = f"{type(e).__name__}: {e}"
 print(json.dumps(out), flush=True)

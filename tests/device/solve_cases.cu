@@ -3,6 +3,7 @@
 // tests/solve checks against closed forms and published values; Robertson
 // also against the IVP test set's value at t = 40. Tsit5 and Vern7 on Lorenz,
 // Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
+// Tsit5 and Vern7 a warp a trajectory on Lorenz and on ten decays with an alias;
 // saved and final states, statuses and step counts; a bad problem and bad
 // buffers refused before launch with the outputs untouched.
 #include "cases.hpp"
@@ -43,8 +44,19 @@ constexpr auto robertson = fx::model(fx::states(ry1, ry2, ry3), fx::params(rk1, 
                                      fx::d(ry2) = rk1 * ry1 - rk2 * ry2 * ry2 - rk3 * ry2 * ry3,
                                      fx::d(ry3) = rk2 * ry2 * ry2);
 
-// One method on one model: device against host for B trajectories.
-template <class M, class Method, class T = typename M::scalar>
+// y_i' = -c k_i y_i over ten states, the rate an alias (a scratch step that
+// a warp's lanes sync after): a warp per trajectory leaves 22 lanes padding.
+using ten = fx::index<"i", 10>;
+constexpr fx::ivar<ten, 0, "i"> di;
+constexpr fx::state<"y", ten> dy;
+constexpr fx::param<"k", ten> dk;
+constexpr fx::param<"c"> dc;
+constexpr auto drate = fx::alias<"rate">(dc * dk(di));
+constexpr auto decays = fx::model(fx::states(dy), fx::params(dk, dc), fx::d(dy(di)) = -drate(di) * dy(di));
+
+// One method on one model: device against host for B trajectories (a thread
+// or a warp a trajectory on the device, as Policy says).
+template <class M, class Policy = fx::cuda::thread_per_trajectory, class Method, class T = typename M::scalar>
 void device_against_host(result& r, const std::string& what, Method method, const fx::ode_problem<T>& pr,
                          std::size_t B, const std::vector<T>& x0, const std::vector<T>& p, double tol,
                          std::vector<T>* device_saved = nullptr) {
@@ -56,7 +68,7 @@ void device_against_host(result& r, const std::string& what, Method method, cons
   device_buffer<fx::solve_status> status(B);
   device_buffer<fx::solve_statistics> stats(B);
   fx::cuda::integrate(M{}, method, pr, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
-                      fx::ensemble_buffers<T>{saved.span(), fin.span(), status.span(), stats.span()});
+                      fx::ensemble_buffers<T>{saved.span(), fin.span(), status.span(), stats.span()}, Policy{});
   sync();
   const auto ds = saved.download(), df = fin.download();
   const auto dst = status.download();
@@ -80,7 +92,7 @@ void device_against_host(result& r, const std::string& what, Method method, cons
   if (n_save > 0) {
     fx::ode_problem<T> bare = pr;
     bare.save_times = {};
-    device_against_host<M>(r, what + " without save times", method, bare, B, x0, p, tol);
+    device_against_host<M, Policy>(r, what + " without save times", method, bare, B, x0, p, tol);
   }
 }
 
@@ -110,6 +122,25 @@ result ensembles_match_host() {
     device_against_host<M>(r, "lorenz tsit5", fx::tsit5{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
     // Vern7: save times inside steps take its extra stages.
     device_against_host<M>(r, "lorenz vern7", fx::vern7{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+    // A warp a trajectory (one lane holds each state, 29 lanes padding).
+    using warp = fx::cuda::warp_per_trajectory;
+    device_against_host<M, warp>(r, "lorenz tsit5, a warp a trajectory", fx::tsit5{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+    device_against_host<M, warp>(r, "lorenz vern7, a warp a trajectory", fx::vern7{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+  }
+  // Ten decays with an alias, a warp a trajectory.
+  {
+    using M = fx::compiled<decays, T>;
+    std::vector<T> x0(10 * B), p(11 * B);
+    for (auto& v : x0) v = T(u(rng));
+    for (std::size_t j = 0; j < 10 * B; ++j) p[j] = T(u(rng));
+    for (std::size_t b = 0; b < B; ++b) p[10 * B + b] = T(1.5);
+    const std::vector<T> ts = {T(0), T(0.3), T(2)};
+    std::vector<T> atol(10);
+    for (std::size_t j = 0; j < 10; ++j) atol[j] = T((f64 ? 1e-9 : 1e-5) * double(1 + j % 3));
+    const fx::ode_problem<T> pr{.t0 = 0, .t1 = 2, .save_times = ts, .rtol = T(f64 ? 1e-8 : 1e-5),
+                                .atol_per_state = atol};
+    device_against_host<M, fx::cuda::warp_per_trajectory>(r, "decays tsit5, a warp a trajectory", fx::tsit5{}, pr, B,
+                                                          x0, p, f64 ? 1e-7 : 1e-3);
   }
   // Robertson, Rodas5P and Rosenbrock23, rate constants scaled per trajectory.
   {
@@ -166,7 +197,7 @@ result ensembles_match_host() {
     if (refused != 3) r.failures.push_back(std::to_string(refused) + " of 3 bad calls were refused");
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
-  r.summary = "Lorenz (Tsit5, Vern7) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
+  r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
               "steps alike, y1(40) as the test set; bad calls refused before launch";
   return r;
 }

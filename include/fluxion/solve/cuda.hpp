@@ -20,8 +20,21 @@
 // Rosenbrock methods also keep an n x n Jacobian and its factors: up to
 // max_states_dense_per_thread states (a model beyond it does not compile,
 // with a message naming the limit).
+//
+// Larger models (explicit methods): a warp per trajectory,
+//
+//   fx::cuda::integrate(M{}, fx::tsit5{}, problem, B, x0, p, out, fx::cuda::warp_per_trajectory{}, stream);
+//
+// each lane holding every 32nd state component and the same share of the
+// stages in registers, the stage's whole state, its derivative, the aliases
+// and the parameters in shared memory (solve/cooperative.hpp); the steps are
+// the same as a thread's but for the rounding of the error norm's sum. The
+// shared memory of the 4 trajectories of a block must fit the device's per-block
+// limit (cuda_error before any work otherwise, naming the bytes needed).
 #include <cstddef>
 #include <span>
+#include <string>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -29,6 +42,7 @@
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/solve/cooperative.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/host.hpp>
 #include <fluxion/solve/problem.hpp>
@@ -88,12 +102,72 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_
   }
 }
 
+// A warp's lanes as the members of a group integrating one trajectory
+// (solve/cooperative.hpp). The sum is a butterfly: at every level lane i
+// adds v_i + v_(i^m) and its partner v_(i^m) + v_i, the same value
+// (addition commutes), so all lanes end with the same sum bit for bit.
+struct warp_members {
+  __device__ unsigned rank() const { return threadIdx.x % 32u; }
+  __device__ unsigned size() const { return 32u; }
+  __device__ void sync() const { __syncwarp(); }
+  template <class T>
+  __device__ T sum(T v) const {
+    for (int m = 16; m >= 1; m /= 2) v += __shfl_xor_sync(0xffffffffu, v, m);
+    return v;
+  }
+};
+
+// A warp a trajectory: blocks of 4 warps, each trajectory with
+// shared_values values of the dynamic shared memory. Small blocks, since a
+// lane's share of Model A's stages takes 127-152 registers in double (ptxas,
+// sm_90): a block of 8 such warps fits an SM's registers once, one of 4
+// three times.
+inline constexpr unsigned warp_block_threads = 128;
+template <class Method, class M, class T, bool Saves>
+__global__ void __launch_bounds__(warp_block_threads)
+    integrate_warp_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
+                          const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
+                          solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
+  using system = shared_state_system<M, 32, warp_members>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  T* shared = reinterpret_cast<T*>(shared_bytes) + std::size_t(threadIdx.x / 32u) * system::shared_values;
+  constexpr std::ptrdiff_t n = std::ptrdiff_t(M::n_states);
+  const warp_members lanes;
+  const std::size_t warps = std::size_t(gridDim.x) * (blockDim.x / 32u);
+  for (std::size_t b = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32u; b < count; b += warps) {
+    const auto i = std::ptrdiff_t(b);
+    const auto B = std::ptrdiff_t(count);
+    const trajectory_io<T> io{x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
+                              saved + i,           B,           n * B,               final_state + i,
+                              B};
+    solve_statistics st{};
+    const solve_status s = integrate_shared<Method, 32, Saves>(m, lanes, o, io, shared, st);
+    if (lanes.rank() == 0) {
+      status[b] = s;
+      if (stats) stats[b] = st;
+    }
+  }
+}
+
 }  // namespace detail
 
+// How the GPU integrates an ensemble: a thread a trajectory (the default), or
+// a warp a trajectory (larger models; see above).
+struct thread_per_trajectory {};
+struct warp_per_trajectory {};
+
 template <class M, class Method>
-void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
+void integrate(const M& m, Method method, const ode_problem<typename M::scalar>& pr, std::size_t count,
                batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                const ensemble_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr) {
+  integrate(m, method, pr, count, x0, p, out, thread_per_trajectory{}, stream);
+}
+
+template <class M, class Method, class Policy>
+  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, warp_per_trajectory>)
+void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
+               batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+               const ensemble_buffers<typename M::scalar>& out, Policy, cudaStream_t stream = nullptr) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
   static_assert(!keeps_dense_matrix<Method> || n <= max_states_dense_per_thread,
@@ -131,6 +205,29 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   detail::check_device_memory("final state", cf);
   detail::check_device_memory("status", cst);
   if (count == 0) return;
+  constexpr bool by_warp = std::is_same_v<Policy, warp_per_trajectory>;
+  constexpr unsigned threads = by_warp ? detail::warp_block_threads : detail::block_threads;
+  std::size_t shared_bytes = 0;
+  if constexpr (by_warp) {
+    using system = shared_state_system<M, 32, detail::warp_members>;
+    shared_bytes = system::shared_values * sizeof(T) * (threads / 32u);
+    int device = 0, limit = 0;
+    constexpr const char* what = "the shared memory of a warp per trajectory";
+    fluxion::detail::check_cuda(cudaGetDevice(&device), what);
+    fluxion::detail::check_cuda(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), what);
+    if (shared_bytes > std::size_t(limit))
+      throw fluxion::cuda_error("fluxion::cuda::integrate: a warp per trajectory keeps each trajectory's state, its "
+                                "derivative, the aliases and the parameters in shared memory, " +
+                                    std::to_string(system::shared_values * sizeof(T)) + " bytes for this model, " +
+                                    std::to_string(shared_bytes) + " for the " + std::to_string(threads / 32u) +
+                                    " trajectories of a block, beyond the device's " + std::to_string(limit) +
+                                    " bytes a block",
+                                cudaErrorInvalidValue);
+    const auto kernel = o.n_save > 0 ? detail::integrate_warp_kernel<Method, M, T, true>
+                                     : detail::integrate_warp_kernel<Method, M, T, false>;
+    fluxion::detail::check_cuda(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)), what);
+  }
 
   // Save times and per-state tolerances: host spans, copied next to each other.
   const std::size_t n_atol = o.atol_per_state ? n : 0;
@@ -151,16 +248,24 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
     o.atol_per_state = n_atol ? table + o.n_save : nullptr;
   }
   using stepper = typename stepper_of<Method, M>::type;
-  constexpr unsigned threads = detail::block_threads;
-  const unsigned blocks = detail::grid_blocks(count);
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   solve_statistics* const stats = with_stats ? cstat.data : nullptr;
-  if (o.n_save > 0)
-    detail::integrate_kernel<stepper, M, T, true>
-        <<<blocks, threads, 0, stream>>>(m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+  if constexpr (by_warp) {
+    const std::size_t per_block = threads / 32u;
+    const std::size_t needed = (count + per_block - 1) / per_block;
+    const unsigned blocks = unsigned(needed < 65535u * 32u ? needed : 65535u * 32u);
+    if (o.n_save > 0)
+      detail::integrate_warp_kernel<Method, M, T, true><<<blocks, threads, shared_bytes, stream>>>(
+          m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+    else
+      detail::integrate_warp_kernel<Method, M, T, false><<<blocks, threads, shared_bytes, stream>>>(
+          m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+  } else if (o.n_save > 0)
+    detail::integrate_kernel<stepper, M, T, true><<<detail::grid_blocks(count), threads, 0, stream>>>(
+        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
   else
-    detail::integrate_kernel<stepper, M, T, false>
-        <<<blocks, threads, 0, stream>>>(m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+    detail::integrate_kernel<stepper, M, T, false><<<detail::grid_blocks(count), threads, 0, stream>>>(
+        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
   const cudaError_t launched = cudaGetLastError();
   if (table) cudaFreeAsync(table, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion integration kernel");

@@ -90,6 +90,23 @@ FLUXION_HOST_DEVICE T quiet_nan() {
   return T(::nan(""));
 }
 
+// A system integrated by a group of members together (solve/cooperative.hpp)
+// gives each member a share of the state: the driver's arrays are that share,
+// M::n_states long, the error norm's mean is over M::norm_states components,
+// and every sum of squared errors is summed over the members
+// (m.sum_over_members, the same value bit for bit on every member, so that
+// all take the same steps). A plain model is one member holding everything.
+template <class M>
+FLUXION_HOST_DEVICE constexpr int norm_count() {
+  if constexpr (requires { M::norm_states; }) return int(M::norm_states);
+  else return int(M::n_states);
+}
+template <class M, class T>
+FLUXION_HOST_DEVICE T sum_over_members(const M& m, T v) {
+  if constexpr (requires { m.sum_over_members(v); }) return m.sum_over_members(v);
+  else return v;
+}
+
 // The tolerance of component i between values a and b.
 template <class T>
 FLUXION_HOST_DEVICE T tolerance(const ode_options<T>& o, int i, T a, T b) {
@@ -98,15 +115,17 @@ FLUXION_HOST_DEVICE T tolerance(const ode_options<T>& o, int i, T a, T b) {
   return atol + o.rtol * (ma > mb ? ma : mb);
 }
 
-// The weighted RMS norm of the error e of a step from y to ynew.
-template <class T, int N>
-FLUXION_HOST_DEVICE T error_norm(const ode_options<T>& o, const T* e, const T* y, const T* ynew) {
+// The weighted RMS norm of the error e of a step from y to ynew: the
+// squares of N components (a member's share), summed over the members, over
+// the Total components of the state.
+template <class T, int N, int Total = N, class M>
+FLUXION_HOST_DEVICE T error_norm(const M& m, const ode_options<T>& o, const T* e, const T* y, const T* ynew) {
   T s = T(-0.0);
   for (int i = 0; i < N; ++i) {
     const T r = e[i] / tolerance(o, i, y[i], ynew[i]);
     s += r * r;
   }
-  return math::sqrt(s / T(N));
+  return math::sqrt(sum_over_members(m, s) / T(Total));
 }
 
 // The step control's factor after an attempt whose N components' squared
@@ -214,20 +233,21 @@ struct dense_values {
 template <class Step, class M>
 struct adaptive_driver {
   using T = typename M::scalar;
-  static constexpr int n = int(M::n_states);
+  static constexpr int n = int(M::n_states);         // this member's share of the state
+  static constexpr int n_norm = detail::norm_count<M>();  // the whole state's
 
   // HNW I, II.4: h0 from |y0| and |f0| = |f(t0, y0)|, then one Euler step to
   // estimate f's variation (one right-hand side; y1 and f1 are scratch).
   FLUXION_HOST_DEVICE static T starting_step(const M& m, const ode_options<T>& o, const T* p, std::ptrdiff_t ps,
                                              const T* y, const T* f0, T* y1, T* f1, T span, solve_statistics& st) {
-    const T d0 = detail::error_norm<T, n>(o, y, y, y), d1 = detail::error_norm<T, n>(o, f0, y, y);
+    const T d0 = detail::error_norm<T, n, n_norm>(m, o, y, y, y), d1 = detail::error_norm<T, n, n_norm>(m, o, f0, y, y);
     T h0 = (d0 < T(1e-5) || d1 < T(1e-5)) ? T(1e-6) : T(0.01) * d0 / d1;
     if (h0 > span) h0 = span;
     for (int i = 0; i < n; ++i) y1[i] = y[i] + h0 * f0[i];
     m.rhs(o.t0 + h0, y1, 1, p, ps, f1, 1);
     ++st.rhs_evaluations;
     for (int i = 0; i < n; ++i) f1[i] = (f1[i] - f0[i]) / h0;
-    const T d2 = detail::error_norm<T, n>(o, f1, y, y);
+    const T d2 = detail::error_norm<T, n, n_norm>(m, o, f1, y, y);
     const T dmax = d1 > d2 ? d1 : d2;
     const T h1 = dmax <= T(1e-15) ? (h0 * T(1e-3) > T(1e-6) ? h0 * T(1e-3) : T(1e-6))
                                   : math::pow(T(0.01) / dmax, T(1) / T(Step::order + 1));
@@ -299,7 +319,7 @@ struct adaptive_driver {
       const bool last = h >= (target - t) - T(16) * eps * mag;
       if (last) h = target - t;
 
-      const T err = step.attempt(m, o, t, h, y, ynew, p, ps, st);  // n err^2
+      const T err = detail::sum_over_members(m, step.attempt(m, o, t, h, y, ynew, p, ps, st));  // n err^2
       if (!detail::finite(err)) {
         if (!o.adaptive) {
           status = solve_status::non_finite;
@@ -311,9 +331,9 @@ struct adaptive_driver {
         continue;
       }
       non_finite_last = false;
-      T factor = detail::step_factor<Step, n>(err);
+      T factor = detail::step_factor<Step, n_norm>(err);
       if (!o.adaptive) factor = T(1);
-      if (err <= T(n) || !o.adaptive) {
+      if (err <= T(n_norm) || !o.adaptive) {
         const T t_new = last ? target : t + h;
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (saves && next_save < n_save && o.save_times[next_save] < t_new)

@@ -1,0 +1,267 @@
+// One trajectory integrated by a group of members together
+// (fluxion/solve/cooperative.hpp, the GPU's warp per trajectory), here with
+// host threads as the members (a std::barrier for sync, a fixed-order sum):
+// against the one-thread driver (bit for bit with one member; to far below
+// the tolerances with several, whose error norms sum in another order),
+// against closed forms, with shares that leave padding, per-state
+// tolerances, save times and none, Tsit5 and Vern7, float and double, and
+// every status.
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <fluxion/fluxion.hpp>
+#include <fluxion/solve/cooperative.hpp>
+
+#include <barrier>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "../../examples/model_a_grid.hpp"
+
+namespace fx = fluxion;
+
+namespace {
+
+// Host threads as a group's members. sum() adds the members' values in rank
+// order on every member (the same value on all).
+template <class T>
+struct host_members {
+  unsigned r, n;
+  std::barrier<>* meet;
+  T* slots;
+  unsigned rank() const { return r; }
+  unsigned size() const { return n; }
+  void sync() const { meet->arrive_and_wait(); }
+  T sum(T v) const {
+    slots[r] = v;
+    sync();
+    T s = slots[0];
+    for (unsigned i = 1; i < n; ++i) s += slots[i];
+    sync();  // every member has read the slots before the next sum writes them
+    return s;
+  }
+};
+
+template <class T>
+struct run_result {
+  std::vector<T> saved, final_state;
+  fx::solve_status status = fx::solve_status::success;
+  fx::solve_statistics stats{};
+};
+
+template <class M>
+fx::ode_options<typename M::scalar> options_of(const fx::ode_problem<typename M::scalar>& pr) {
+  return fx::check_problem(pr, M::n_states);
+}
+
+// One thread: the driver a thread per trajectory runs.
+template <class Method, class M>
+run_result<typename M::scalar> run_alone(const M& m, const fx::ode_problem<typename M::scalar>& pr,
+                                         const std::vector<typename M::scalar>& x0,
+                                         const std::vector<typename M::scalar>& p) {
+  using T = typename M::scalar;
+  constexpr std::ptrdiff_t n = M::n_states;
+  const auto o = options_of<M>(pr);
+  run_result<T> r;
+  r.saved.assign(o.n_save * n, std::numeric_limits<T>::quiet_NaN());
+  r.final_state.assign(n, std::numeric_limits<T>::quiet_NaN());
+  const fx::trajectory_io<T> io{x0.data(), 1, p.data(), 1, r.saved.data(), 1, n, r.final_state.data(), 1};
+  if (o.n_save > 0) {
+    r.status = fx::stepper_of<Method, M>::type::run(m, o, io, r.stats);
+  } else {
+    fx::detail::no_saved_states none;
+    r.status = fx::stepper_of<Method, M>::type::run(m, o, io, r.stats, none);
+  }
+  return r;
+}
+
+// G host threads together; every member must report the same status and
+// statistics.
+template <class Method, int G, class M>
+run_result<typename M::scalar> run_shared(const M& m, const fx::ode_problem<typename M::scalar>& pr,
+                                          const std::vector<typename M::scalar>& x0,
+                                          const std::vector<typename M::scalar>& p) {
+  using T = typename M::scalar;
+  using system = fx::shared_state_system<M, G, host_members<T>>;
+  constexpr std::ptrdiff_t n = M::n_states;
+  const auto o = options_of<M>(pr);
+  run_result<T> r;
+  r.saved.assign(o.n_save * n, std::numeric_limits<T>::quiet_NaN());
+  r.final_state.assign(n, std::numeric_limits<T>::quiet_NaN());
+  const fx::trajectory_io<T> io{x0.data(), 1, p.data(), 1, r.saved.data(), 1, n, r.final_state.data(), 1};
+  // NaN where nothing was written: a member reading memory no one wrote shows.
+  std::vector<T> shared(system::shared_values, std::numeric_limits<T>::quiet_NaN()), slots(G);
+  std::vector<fx::solve_status> status(G);
+  std::vector<fx::solve_statistics> stats(G);
+  std::barrier<> meet(G);
+  std::vector<std::thread> members;
+  for (unsigned rank = 0; rank < unsigned(G); ++rank)
+    members.emplace_back([&, rank] {
+      const host_members<T> g{rank, unsigned(G), &meet, slots.data()};
+      status[rank] = o.n_save > 0 ? fx::integrate_shared<Method, G, true>(m, g, o, io, shared.data(), stats[rank])
+                                  : fx::integrate_shared<Method, G, false>(m, g, o, io, shared.data(), stats[rank]);
+    });
+  for (auto& t : members) t.join();
+  for (int rank = 1; rank < G; ++rank) {
+    REQUIRE(status[rank] == status[0]);
+    REQUIRE(stats[rank].accepted == stats[0].accepted);
+    REQUIRE(stats[rank].rejected == stats[0].rejected);
+    REQUIRE(stats[rank].rhs_evaluations == stats[0].rhs_evaluations);
+  }
+  r.status = status[0];
+  r.stats = stats[0];
+  return r;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Two runs of one method whose steps differ only through the rounding of the
+// error norm's sum: their states differ by far less than the tolerance
+// atol + rtol |y| (a hundredth of it).
+template <class T>
+void require_close(const std::vector<T>& a, const std::vector<T>& b, T rtol, T atol) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO("value " << i << ": " << a[i] << " against " << b[i]);
+    REQUIRE(std::isfinite(double(a[i])));
+    REQUIRE(std::abs(double(a[i]) - double(b[i])) <= 0.01 * (double(atol) + double(rtol) * std::abs(double(b[i]))));
+  }
+}
+
+// y_i' = -k_i y_i, ten states (shares of 4, 2 and 1 leave padding), with an
+// alias read by every element (a scratch step: members sync after it).
+using ten = fx::index<"i", 10>;
+constexpr fx::ivar<ten, 0, "i"> i;
+constexpr fx::state<"y", ten> y;
+constexpr fx::param<"k", ten> k;
+constexpr fx::param<"c"> c;
+constexpr auto rate = fx::alias<"rate">(c * k(i));
+constexpr auto decays = fx::model(fx::states(y), fx::params(k, c), fx::d(y(i)) = -rate(i) * y(i));
+
+// y' = c y^2 blows up at t = 1 / (c y0).
+constexpr fx::state<"u"> u;
+constexpr auto blowup = fx::model(fx::states(u), fx::params(c), fx::d(u) = c * u * u);
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("a group integrates decays as one thread does, and as their closed form", "[solve][cooperative]",
+                   float, double) {
+  using T = TestType;
+  using M = fx::compiled<decays, T>;
+  std::vector<T> x0(10), p(11), atol(10);
+  for (int j = 0; j < 10; ++j) {
+    x0[std::size_t(j)] = T(1 + j);
+    p[std::size_t(j)] = T(0.3 + 0.25 * j);
+    atol[std::size_t(j)] = T(1e-7 * (1 + j % 3));
+  }
+  p[10] = T(1.5);  // c
+  const std::vector<T> ts = {T(0), T(0.1), T(0.55), T(1), T(2)};
+  const T rtol = sizeof(T) == 8 ? T(1e-8) : T(1e-5);
+  fx::ode_problem<T> pr{.t0 = 0, .t1 = 2, .save_times = ts, .rtol = rtol, .atol = T(1e-6)};
+  if (sizeof(T) == 8) pr.atol_per_state = atol;
+
+  SECTION("Tsit5") {
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    REQUIRE(alone.status == fx::solve_status::success);
+    // One member holds everything: the same arithmetic in the same order.
+    const auto one = run_shared<fx::tsit5, 1>(M{}, pr, x0, p);
+    CHECK(same_bits(one.saved, alone.saved));
+    CHECK(same_bits(one.final_state, alone.final_state));
+    CHECK(one.stats.accepted == alone.stats.accepted);
+    CHECK(one.stats.rhs_evaluations == alone.stats.rhs_evaluations);
+    const T tol = 10 * rtol;  // the global error of a tolerance-controlled integration
+    const auto check = [&](const run_result<T>& r) {
+      REQUIRE(r.status == fx::solve_status::success);
+      require_close(r.saved, alone.saved, rtol, T(1e-6));
+      require_close(r.final_state, alone.final_state, rtol, T(1e-6));
+      for (std::size_t s = 0; s < ts.size(); ++s)
+        for (int j = 0; j < 10; ++j) {
+          const double exact = double(x0[std::size_t(j)]) * std::exp(-1.5 * double(p[std::size_t(j)]) * double(ts[s]));
+          INFO("save time " << s << ", state " << j);
+          REQUIRE(std::abs(double(r.saved[s * 10 + std::size_t(j)]) - exact) <= double(tol) * (1 + exact));
+        }
+    };
+    check(run_shared<fx::tsit5, 3>(M{}, pr, x0, p));
+    check(run_shared<fx::tsit5, 7>(M{}, pr, x0, p));
+    check(run_shared<fx::tsit5, 16>(M{}, pr, x0, p));
+  }
+  SECTION("Vern7, whose dense output needs extra stages at the save times") {
+    const auto alone = run_alone<fx::vern7>(M{}, pr, x0, p);
+    REQUIRE(alone.status == fx::solve_status::success);
+    const auto one = run_shared<fx::vern7, 1>(M{}, pr, x0, p);
+    CHECK(same_bits(one.saved, alone.saved));
+    CHECK(one.stats.rhs_evaluations == alone.stats.rhs_evaluations);
+    const auto four = run_shared<fx::vern7, 4>(M{}, pr, x0, p);
+    REQUIRE(four.status == fx::solve_status::success);
+    require_close(four.saved, alone.saved, rtol, T(1e-6));
+  }
+  SECTION("without save times") {
+    pr.save_times = {};
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    const auto one = run_shared<fx::tsit5, 1>(M{}, pr, x0, p);
+    CHECK(same_bits(one.final_state, alone.final_state));
+    const auto three = run_shared<fx::tsit5, 3>(M{}, pr, x0, p);
+    REQUIRE(three.status == fx::solve_status::success);
+    require_close(three.final_state, alone.final_state, rtol, T(1e-6));
+  }
+}
+
+TEST_CASE("a warp-sized group integrates Model A as one thread does", "[solve][cooperative]") {
+  using M = fx::compiled<model_a_grid::model, double>;
+  std::vector<double> x0s, ps;
+  model_a_grid::grid_inputs<double>(2, x0s, ps);  // 4 trajectories, SoA
+  const std::size_t B = 4;
+  const auto ts = model_a_grid::save_times();
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = model_a_grid::t_end, .save_times = ts, .rtol = 1e-6, .atol = 1e-4};
+  for (std::size_t b : {std::size_t(0), std::size_t(3)}) {
+    std::vector<double> x0(M::n_states), p(M::n_params);
+    for (std::size_t j = 0; j < M::n_states; ++j) x0[j] = x0s[j * B + b];
+    for (std::size_t j = 0; j < M::n_params; ++j) p[j] = ps[j * B + b];
+    INFO("trajectory " << b);
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    REQUIRE(alone.status == fx::solve_status::success);
+    REQUIRE(alone.stats.accepted > 20);
+    const auto one = run_shared<fx::tsit5, 1>(M{}, pr, x0, p);
+    CHECK(same_bits(one.saved, alone.saved));
+    const auto warp = run_shared<fx::tsit5, 32>(M{}, pr, x0, p);
+    REQUIRE(warp.status == fx::solve_status::success);
+    require_close(warp.saved, alone.saved, 1e-6, 1e-4);
+    require_close(warp.final_state, alone.final_state, 1e-6, 1e-4);
+    CHECK(std::abs(warp.stats.accepted - alone.stats.accepted) <= 1);
+    const auto five = run_shared<fx::tsit5, 5>(M{}, pr, x0, p);  // 128 = 25 x 5 + 3: padding
+    require_close(five.saved, alone.saved, 1e-6, 1e-4);
+  }
+}
+
+TEMPLATE_TEST_CASE("a group stops where one thread stops, with the same status", "[solve][cooperative]", float,
+                   double) {
+  using T = TestType;
+  SECTION("the step budget") {
+    using M = fx::compiled<decays, T>;
+    std::vector<T> x0(10, T(1)), p(11, T(1));
+    const fx::ode_problem<T> pr{.t0 = 0, .t1 = 100, .rtol = T(1e-5), .atol = T(1e-6), .max_steps = 7};
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    REQUIRE(alone.status == fx::solve_status::max_steps);
+    const auto g = run_shared<fx::tsit5, 3>(M{}, pr, x0, p);
+    CHECK(g.status == fx::solve_status::max_steps);
+    CHECK(g.stats.accepted + g.stats.rejected == 7);
+  }
+  SECTION("a blow-up, the state held by one member of four") {
+    using M = fx::compiled<blowup, T>;
+    const std::vector<T> x0 = {T(1)}, p = {T(1)};
+    const fx::ode_problem<T> pr{.t0 = 0, .t1 = 2, .rtol = T(1e-5), .atol = T(1e-6)};
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    REQUIRE(alone.status != fx::solve_status::success);
+    const auto g = run_shared<fx::tsit5, 4>(M{}, pr, x0, p);
+    CHECK(g.status == alone.status);
+    CHECK(g.stats.accepted == alone.stats.accepted);
+    CHECK(same_bits(g.final_state, alone.final_state));  // one component: the same sum
+  }
+}
