@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Ratios of bench/run_inference.sh's JSON lines: for each variant, dtype and
-measurement (value, value_and_grad), the peers' median time over fluxion's,
+measurement (value, value_and_grad, value_and_grad_lanes: the gradient a
+lane a sensitivity column, against the peers' value_and_grad), the peers' median time over fluxion's,
 and the first trajectory's value and gradient side by side (relative
 difference) as a check that both computed the same log-density.
 
@@ -16,14 +17,16 @@ for line in open(sys.argv[1]):
         rows.append(json.loads(line))
 
 fl = {(r["variant"], r["dtype"], r["what"]): r for r in rows if r.get("impl") == "fluxion"}
-print(f"{'variant':8} {'dtype':5} {'what':15} {'fluxion ms':>11} {'jax ms':>10} {'jax/fx':>8} {'torch ms':>10} "
+print(f"{'variant':8} {'dtype':5} {'what':20} {'fluxion ms':>11} {'jax ms':>10} {'jax/fx':>8} {'torch ms':>10} "
       f"{'torch/fx':>9} {'value rel.diff (jax)':>21} {'grad max rel.diff (jax)':>24}")
 for key in sorted(fl):
     f = fl[key]
-    line = f"{key[0]:8} {key[1]:5} {key[2]:15} {f['median_ms']:11.3f}"
+    line = f"{key[0]:8} {key[1]:5} {key[2]:20} {f['median_ms']:11.3f}"
     jdiff = gdiff = ""
     for impl in ("jax", "torch"):
-        p = [r for r in rows if r.get("impl") == impl and (r.get("variant"), r.get("dtype"), r.get("what")) == key]
+        # fluxion's lane-a-column gradient against the peers' one gradient
+        want = key[:2] + ("value_and_grad" if key[2] == "value_and_grad_lanes" else key[2],)
+        p = [r for r in rows if r.get("impl") == impl and (r.get("variant"), r.get("dtype"), r.get("what")) == want]
         if p and "median_ms" in p[0]:
             line += f" {p[0]['median_ms']:10.2f} {p[0]['median_ms'] / f['median_ms']:8.1f}x" + (" " if impl == "jax" else "")
             if impl == "jax":

@@ -27,7 +27,7 @@ if [ -n "${BUILD:-}" ] && [ -x "$BUILD/bench/fluxion-bench-seir-log-density" ]; 
   cp "$BUILD/bench/fluxion-bench-seir-log-density" "$bin/"
 else
   # shellcheck disable=SC2086 # NVCC_FLAGS: extra flags, e.g. -DFLUXION_LOG_DENSITY_MIN_BLOCKS_PER_SM=3
-  nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" ${NVCC_FLAGS:-} \
+  nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$here/include" -isystem "$cccl" ${NVCC_FLAGS:-} -Xptxas -v \
     "$here/bench/seir_log_density.cu" -o "$bin/fluxion-bench-seir-log-density" 2>"$out/nvcc-seir.log" ||
     { tail -20 "$out/nvcc-seir.log"; exit 1; }
 fi

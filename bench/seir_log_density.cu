@@ -98,12 +98,19 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
   device_array<T> dx(x0), dp(p), value(n), grad((seir::n_params + 4) * n);
   device_array<fx::solve_status> status(n);
   const char* dtype = sizeof(T) == 8 ? "f64" : "f32";
-  for (bool gradient : {false, true}) {
+  // value; value and gradient a thread a trajectory; the same a lane a column.
+  for (int what = 0; what < 3; ++what) {
+    const bool gradient = what > 0, by_column = what == 2;
     const fx::log_density_buffers<T> out{{value.ptr, n}, gradient ? std::span<T>(grad.ptr, grad.n) : std::span<T>{},
                                          {status.ptr, n}};
     const auto run = [&] {
-      fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n,
-                            fx::soa(std::span<const T>(dx.ptr, dx.n)), fx::soa(std::span<const T>(dp.ptr, dp.n)), out);
+      const auto xs = fx::soa(std::span<const T>(dx.ptr, dx.n));
+      const auto ps = fx::soa(std::span<const T>(dp.ptr, dp.n));
+      if (by_column)
+        fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out,
+                              fx::cuda::lane_per_column{});
+      else
+        fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out);
     };
     run();
     check(cudaDeviceSynchronize(), "warm-up");
@@ -127,7 +134,7 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
     for (auto s : st) failed += s != fx::solve_status::success;
     std::printf("{\"impl\": \"fluxion\", \"what\": \"%s\", \"variant\": \"%s\", \"dtype\": \"%s\", \"N\": %zu, "
                 "\"median_ms\": %.4f, \"min_ms\": %.4f, \"failed\": %zu, \"value0\": %.10g",
-                gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
+                what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
                 double(v[0]));
     if (gradient) {
       const auto g = grad.get();

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fx = fluxion;
@@ -149,22 +150,31 @@ result log_densities_match_host() {
                         fx::log_density_buffers<T>{value.span(), grad.span(), status.span()});
   fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
                         fx::log_density_buffers<T>{value_only.span(), {}, status_v.span()});
+  // A lane a sensitivity column (11 lanes a trajectory, 2 trajectories a warp).
+  device_buffer<T> value_l(B), grad_l(columns * B);
+  device_buffer<fx::solve_status> status_l(B);
+  fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                        fx::log_density_buffers<T>{value_l.span(), grad_l.span(), status_l.span()},
+                        fx::cuda::lane_per_column{});
   sync();
   const double tol = is_double ? 1e-7 : 2e-3;
   compare(r, "log-density (with gradient)", value.download(), host.value, tol);
   compare(r, "log-density (value only)", value_only.download(), host.value, tol);
+  compare(r, "log-density (a lane a column)", value_l.download(), host.value, tol);
   // Gradient entries compared relative to the trajectory's largest one.
-  const auto g = grad.download();
-  double worst = 0;
-  for (std::size_t b = 0; b < B; ++b) {
-    double scale = 1;
-    for (std::size_t j = 0; j < columns; ++j) scale = std::fmax(scale, std::fabs(double(host.gradient(j, b))));
-    for (std::size_t j = 0; j < columns; ++j)
-      worst = std::fmax(worst, std::fabs(double(g[j * B + b]) - double(host.gradient(j, b))) / scale);
+  for (const auto& [g, what] : {std::pair{grad.download(), "gradient"}, std::pair{grad_l.download(), "gradient (a lane a column)"}}) {
+    double worst = 0;
+    for (std::size_t b = 0; b < B; ++b) {
+      double scale = 1;
+      for (std::size_t j = 0; j < columns; ++j) scale = std::fmax(scale, std::fabs(double(host.gradient(j, b))));
+      for (std::size_t j = 0; j < columns; ++j)
+        worst = std::fmax(worst, std::fabs(double(g[j * B + b]) - double(host.gradient(j, b))) / scale);
+    }
+    if (!(worst <= (is_double ? 1e-6 : 2e-2)))
+      r.failures.push_back(std::string(what) + " differs from the host's by " + std::to_string(worst) +
+                           " of its largest entry");
   }
-  if (!(worst <= (is_double ? 1e-6 : 2e-2)))
-    r.failures.push_back("gradient differs from the host's by " + std::to_string(worst) + " of its largest entry");
-  for (const auto& s : {status.download(), status_v.download()})
+  for (const auto& s : {status.download(), status_v.download(), status_l.download()})
     for (auto st : s)
       if (st != fx::solve_status::success) r.failures.push_back("a device trajectory did not succeed");
 
@@ -202,7 +212,7 @@ result log_densities_match_host() {
   family_on_device<fx::beta_binomial, T>(r, {0, 3, 12, 20}, {0.1, 0.6}, {0.5, 10}, 20);
 
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
-              "log-densities and gradients (10 columns) of 256 SEIR trajectories under negative binomial "
+              "log-densities and gradients (10 columns; a thread and a lane a column) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
               "host's, value-only path too; bad data and host pointers refused before launch";
   return r;

@@ -18,16 +18,19 @@
 
 #include <fluxion/fluxion.hpp>
 #include <fluxion/infer/log_density.hpp>
+#include <fluxion/infer/log_density_columns.hpp>
 
 #include "support/two_patch_sir.hpp"
 
 #include <array>
+#include <barrier>
 #include <cmath>
 #include <complex>
 #include <cstddef>
 #include <numbers>
 #include <random>
 #include <span>
+#include <thread>
 #include <vector>
 
 namespace fx = fluxion;
@@ -324,6 +327,93 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
         if (k % slots != b % slots && !(scratch[k] == before[k] || (std::isnan(scratch[k]) && std::isnan(before[k]))))
           ++foreign_changed;
       CHECK(foreign_changed == 0);
+    }
+  }
+}
+
+namespace {
+// Host threads as the members of a group (see solve/sensitivity_columns.hpp):
+// a barrier for sync, slots for sum (in rank order) and broadcast.
+struct host_members {
+  unsigned r, n;
+  std::barrier<>* meet;
+  double* slots;
+  unsigned rank() const { return r; }
+  unsigned size() const { return n; }
+  void sync() const { meet->arrive_and_wait(); }
+  double sum(double v) const {
+    slots[r] = v;
+    sync();
+    double s = slots[0];
+    for (unsigned i = 1; i < n; ++i) s += slots[i];
+    sync();
+    return s;
+  }
+  double broadcast(double v, int from) const {
+    slots[r] = v;
+    sync();
+    const double out = slots[from];
+    sync();
+    return out;
+  }
+};
+}  // namespace
+
+TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's value and gradient") {
+  using M = fx::compiled<sir2, double>;
+  constexpr int columns = n_params + n_states, G = 1 + columns;
+  constexpr std::size_t B = 4;
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const sir2_data stored;
+  const auto lik = sir2_likelihood;
+  const std::vector<fx::series_data<double>> data = stored.series();
+  // A prior on a density's own parameter (phi, 7) and one on gamma (6).
+  const fx::priors pri(fx::prior_on{6, fx::lognormal_prior{std::log(0.15), 0.5}},
+                       fx::prior_on{7, fx::gamma_prior{2.0, 0.2}});
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
+  std::vector<fx::detail::series_view<double>> views;
+  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr});
+  std::vector<double> atol;
+  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
+  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
+  using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members>;
+  for (std::size_t b = 0; b < B; ++b) {
+    const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
+    const double tb[n_params] = {0.35 + 0.1 * u(rng), 0.3 + 0.1 * u(rng), 1.0, 0.1 + 0.1 * u(rng),
+                                 0.1 + 0.1 * u(rng),  1.0,                0.12 + 0.05 * u(rng), 3 + 5 * u(rng),
+                                 0.2 + 0.2 * u(rng)};
+    double v_one = 0, g_one[columns] = {};
+    fx::solve_statistics s_one{};
+    REQUIRE(fx::detail::trajectory_log_density<fx::tsit5, true>(M{}, o, lik, views.data(), pri, xb, 1, tb, 1, &v_one,
+                                                               g_one, 1, s_one) == fx::solve_status::success);
+    // G members in consecutive slots; NaN where nothing was written.
+    std::vector<double> scratch(G * Sink::slot_values(save_times.size()), std::nan("")), slots(G);
+    double v_members = std::nan(""), g_members[columns];
+    for (double& g : g_members) g = std::nan("");
+    std::vector<fx::solve_status> status(G);
+    std::vector<fx::solve_statistics> stats(G);
+    std::barrier<> meet(G);
+    std::vector<std::thread> members;
+    for (unsigned r = 0; r < unsigned(G); ++r)
+      members.emplace_back([&, r] {
+        const host_members g{r, unsigned(G), &meet, slots.data()};
+        status[r] = fx::detail::trajectory_log_density_members<fx::tsit5>(
+            M{}, g, o, lik, views.data(), pri, xb, 1, tb, 1, &v_members, g_members, 1, stats[r],
+            fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)});
+      });
+    for (auto& t : members) t.join();
+    INFO("trajectory " << b);
+    for (int r = 0; r < G; ++r) {
+      REQUIRE(status[std::size_t(r)] == fx::solve_status::success);
+      REQUIRE(stats[std::size_t(r)].accepted == stats[0].accepted);
+    }
+    // The same steps up to the rounding of the error norm's sum.
+    CHECK(std::abs(stats[0].accepted - s_one.accepted) <= 1);
+    CHECK_THAT(v_members, WithinRel(v_one, 1e-9));
+    for (int j = 0; j < columns; ++j) {
+      INFO("column " << j);
+      CHECK_THAT(g_members[j], WithinAbs(g_one[j], 1e-8 * (1 + std::abs(g_one[j]))));
     }
   }
 }

@@ -21,10 +21,19 @@
 // (the parameters, then the initial states; an empty span asks for the
 // value alone, which integrates the model without sensitivities); status[b];
 // optionally statistics.
+//
+// With the gradient, fx::cuda::lane_per_column{} (before the stream) spreads
+// each trajectory over 1 + n_params + n_states lanes of a warp, one a
+// sensitivity column (infer/log_density_columns.hpp), for models of up to 31
+// columns: a lane integrates n_states values instead of a thread's
+// n_states (1 + columns), and the densities' terms are shared among the
+// lanes by save time. Its scratch is a lane's records and terms:
+// save times x (observables + the series' partials) values a lane.
 #include <cstddef>
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -32,8 +41,10 @@
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/infer/log_density.hpp>
+#include <fluxion/infer/log_density_columns.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/solve/cuda.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/problem.hpp>
 #include <fluxion/solve/status.hpp>
@@ -82,6 +93,61 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   }
 }
 
+// The lanes of a warp that integrate one trajectory together, a lane a
+// sensitivity column (infer/log_density_columns.hpp): lanes base .. base +
+// G - 1. Sums add the lanes' values in lane order on every lane (the same
+// value bit for bit).
+template <int G>
+struct lane_group {
+  unsigned base, r, mask;
+  __device__ unsigned rank() const { return r; }
+  __device__ unsigned size() const { return unsigned(G); }
+  __device__ void sync() const { __syncwarp(mask); }
+  template <class T>
+  __device__ T sum(T v) const {
+    T s = __shfl_sync(mask, v, int(base));
+    for (int j = 1; j < G; ++j) s += __shfl_sync(mask, v, int(base) + j);
+    return s;
+  }
+  template <class T>
+  __device__ T broadcast(T v, int from) const {
+    return __shfl_sync(mask, v, int(base) + from);
+  }
+};
+
+// A lane a sensitivity column: 32 / G trajectories a warp, G = 1 + columns
+// lanes each (the warp's last 32 mod G lanes idle); every lane keeps its
+// records in its own scratch slot.
+template <class Method, class M, class Lik, class Pri, class T>
+__global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
+    log_density_columns_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
+                               Pri pri, std::size_t count, const T* __restrict__ x0, strides xs,
+                               const T* __restrict__ p, strides ps, T* __restrict__ value, T* __restrict__ gradients,
+                               solve_status* __restrict__ status, solve_statistics* __restrict__ stats,
+                               T* __restrict__ scratch) {
+  constexpr int G = int(1 + M::n_params + M::n_states);
+  constexpr unsigned per_warp = 32u / unsigned(G);
+  const unsigned lane = threadIdx.x % 32u, group = lane / unsigned(G);
+  if (group >= per_warp) return;
+  const unsigned base = group * unsigned(G);
+  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << unsigned(G)) - 1u) << base;
+  const lane_group<G> g{base, lane - base, mask};
+  const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;
+  const fluxion::detail::deferred_terms<T> deferred{scratch + slot, std::ptrdiff_t(slots)};
+  for (std::size_t b = slot / 32u * per_warp + group; b < count; b += slots / 32u * per_warp) {
+    const auto i = std::ptrdiff_t(b);
+    solve_statistics st{};
+    const solve_status s = fluxion::detail::trajectory_log_density_members<Method>(
+        m, g, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
+        gradients + i, std::ptrdiff_t(count), st, deferred);
+    if (g.rank() == 0) {
+      status[b] = s;
+      if (stats) stats[b] = st;
+    }
+  }
+}
+
 // The grid of the log-density kernel: at most the threads the device keeps
 // resident (each with a scratch slot of slot_bytes), and fewer when their
 // scratch would exceed half the free device memory; cuda_error when not
@@ -123,11 +189,27 @@ struct staging {
 
 }  // namespace detail
 
+// How the GPU computes a gradient: a thread a trajectory (the default, which
+// holds y and all of S), or a lane a sensitivity column (lane_per_column:
+// 1 + n_params + n_states lanes a trajectory, each integrating n_states
+// values; infer/log_density_columns.hpp). A model with more than 31 columns,
+// or a call without the gradient, runs a thread a trajectory either way.
+struct lane_per_column {};
+
 template <class M, class Method, class Lik, class Pri>
-void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
+void log_density(const M& m, Method method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
                  std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                  const log_density_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr) {
+  log_density(m, method, pr, lik, data, pri, count, x0, p, out, thread_per_trajectory{}, stream);
+}
+
+template <class M, class Method, class Lik, class Pri, class Policy>
+  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, lane_per_column>)
+void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
+                 std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
+                 batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+                 const log_density_buffers<typename M::scalar>& out, Policy, cudaStream_t stream = nullptr) {
   using T = typename M::scalar;
   constexpr std::size_t columns = M::n_params + M::n_states;
   const bool gradient = !out.gradients.empty();
@@ -170,11 +252,27 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // derivatives) at every save time.
   using sink_t = fluxion::detail::log_density_sink<M, Lik, true, true>;
   using value_sink_t = fluxion::detail::log_density_sink<M, Lik, false, true>;
+  using member_sink_t = fluxion::detail::member_log_density_sink<M, Lik, detail::lane_group<int(1 + columns)>>;
+  constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + columns <= 32;
+  const bool columns_kernel = by_column && gradient;
+  const std::size_t n_slot_saves = o.n_save > 0 ? o.n_save : 1;
   const std::size_t slot_bytes =
-      std::size_t(gradient ? sink_t::record : value_sink_t::record) * (o.n_save > 0 ? o.n_save : 1) * sizeof(T);
-  const unsigned blocks =
-      gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes)
-               : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count, slot_bytes);
+      (columns_kernel ? member_sink_t::slot_values(n_slot_saves)
+                      : std::size_t(gradient ? sink_t::record : value_sink_t::record) * n_slot_saves) *
+      sizeof(T);
+  // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
+  const std::size_t lanes_needed =
+      columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
+  unsigned blocks = 0;
+  if constexpr (by_column)
+    if (gradient)
+      blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, lanes_needed,
+                                          slot_bytes);
+  if (!columns_kernel)
+    blocks = gradient
+                 ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes)
+                 : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count,
+                                              slot_bytes);
   const std::size_t slots = std::size_t(blocks) * detail::block_threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
@@ -215,14 +313,19 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
 
   constexpr unsigned threads = detail::block_threads;
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
-  if (gradient)
+  solve_statistics* const stats = with_stats ? cstat.data : nullptr;
+  if (columns_kernel) {
+    if constexpr (by_column)
+      detail::log_density_columns_kernel<Method><<<blocks, threads, 0, stream>>>(
+          m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch);
+  } else if (gradient) {
     detail::log_density_kernel<Method, true><<<blocks, threads, 0, stream>>>(
-        m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data,
-        with_stats ? cstat.data : nullptr, scratch);
-  else
+        m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch);
+  } else {
     detail::log_density_kernel<Method, false><<<blocks, threads, 0, stream>>>(
-        m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, static_cast<T*>(nullptr), cst.data,
-        with_stats ? cstat.data : nullptr, scratch);
+        m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, static_cast<T*>(nullptr), cst.data, stats,
+        scratch);
+  }
   const cudaError_t launched = cudaGetLastError();
   cudaFreeAsync(device, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion log-density kernel");
