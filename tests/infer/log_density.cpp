@@ -20,6 +20,7 @@
 #include <fluxion/infer/log_density.hpp>
 #include <fluxion/infer/log_density_columns.hpp>
 
+#include "support/host_members.hpp"
 #include "support/two_patch_sir.hpp"
 
 #include <array>
@@ -331,33 +332,7 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
   }
 }
 
-namespace {
-// Host threads as the members of a group (see solve/sensitivity_columns.hpp):
-// a barrier for sync, slots for sum (in rank order) and broadcast.
-struct host_members {
-  unsigned r, n;
-  std::barrier<>* meet;
-  double* slots;
-  unsigned rank() const { return r; }
-  unsigned size() const { return n; }
-  void sync() const { meet->arrive_and_wait(); }
-  double sum(double v) const {
-    slots[r] = v;
-    sync();
-    double s = slots[0];
-    for (unsigned i = 1; i < n; ++i) s += slots[i];
-    sync();
-    return s;
-  }
-  double broadcast(double v, int from) const {
-    slots[r] = v;
-    sync();
-    const double out = slots[from];
-    sync();
-    return out;
-  }
-};
-}  // namespace
+using support::host_members;
 
 TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's value and gradient") {
   using M = fx::compiled<sir2, double>;
@@ -377,7 +352,7 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
   std::vector<double> atol;
   const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
   const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
-  using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members>;
+  using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members<double>>;
   for (std::size_t b = 0; b < B; ++b) {
     const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
     const double tb[n_params] = {0.35 + 0.1 * u(rng), 0.3 + 0.1 * u(rng), 1.0, 0.1 + 0.1 * u(rng),
@@ -397,7 +372,7 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
     std::vector<std::thread> members;
     for (unsigned r = 0; r < unsigned(G); ++r)
       members.emplace_back([&, r] {
-        const host_members g{r, unsigned(G), &meet, slots.data()};
+        const host_members<double> g{r, unsigned(G), &meet, slots.data()};
         status[r] = fx::detail::trajectory_log_density_members<fx::tsit5>(
             M{}, g, o, lik, views.data(), pri, xb, 1, tb, 1, &v_members, g_members, 1, stats[r],
             fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)});

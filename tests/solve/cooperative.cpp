@@ -21,30 +21,13 @@
 #include <vector>
 
 #include "../../examples/model_a_grid.hpp"
+#include "support/host_members.hpp"
 
 namespace fx = fluxion;
 
 namespace {
 
-// Host threads as a group's members. sum() adds the members' values in rank
-// order on every member (the same value on all).
-template <class T>
-struct host_members {
-  unsigned r, n;
-  std::barrier<>* meet;
-  T* slots;
-  unsigned rank() const { return r; }
-  unsigned size() const { return n; }
-  void sync() const { meet->arrive_and_wait(); }
-  T sum(T v) const {
-    slots[r] = v;
-    sync();
-    T s = slots[0];
-    for (unsigned i = 1; i < n; ++i) s += slots[i];
-    sync();  // every member has read the slots before the next sum writes them
-    return s;
-  }
-};
+using support::host_members;
 
 template <class T>
 struct run_result {

@@ -130,7 +130,8 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   const unsigned lane = threadIdx.x % 32u, group = lane / unsigned(G);
   if (group >= per_warp) return;
   const unsigned base = group * unsigned(G);
-  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << unsigned(G)) - 1u) << base;
+  constexpr unsigned lanes = G == 32 ? 0xffffffffu : (1u << unsigned(G % 32)) - 1u;  // G lanes from lane 0
+  const unsigned mask = lanes << base;
   const lane_group<G> g{base, lane - base, mask};
   const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;

@@ -74,6 +74,18 @@ namespace detail {
 #  define FLUXION_SOLVE_MIN_BLOCKS_PER_SM 1
 #endif
 
+// Where trajectory b of `count` reads and writes: SoA outputs, saved states
+// [save][state][trajectory].
+template <class M, class T>
+__device__ __forceinline__ trajectory_io<T> trajectory_io_of(std::size_t b, std::size_t count, const T* x0,
+                                                             strides xs, const T* p, strides ps, T* saved,
+                                                             T* final_state) {
+  const auto i = std::ptrdiff_t(b);
+  const auto B = std::ptrdiff_t(count);
+  return {x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, saved + i, B,
+          std::ptrdiff_t(M::n_states) * B, final_state + i, B};
+}
+
 // Saves: whether the problem has save times. Without, the trajectory's
 // driver compiles without its save-time code, which on a GPU frees the
 // registers that the dense output holds (detail::no_saved_states): one more
@@ -83,14 +95,9 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_
     integrate_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
                      const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
                      solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
-  constexpr std::ptrdiff_t n = std::ptrdiff_t(M::n_states);
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
-    const auto i = std::ptrdiff_t(b);
-    const auto B = std::ptrdiff_t(count);
-    const trajectory_io<T> io{x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
-                              saved + i,           B,           n * B,               final_state + i,
-                              B};
+    const trajectory_io<T> io = trajectory_io_of<M>(b, count, x0, xs, p, ps, saved, final_state);
     solve_statistics st{};
     if constexpr (Saves) {
       status[b] = Stepper::run(m, o, io, st);
@@ -131,15 +138,10 @@ __global__ void __launch_bounds__(warp_block_threads)
   using system = shared_state_system<M, 32, warp_members>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* shared = reinterpret_cast<T*>(shared_bytes) + std::size_t(threadIdx.x / 32u) * system::shared_values;
-  constexpr std::ptrdiff_t n = std::ptrdiff_t(M::n_states);
   const warp_members lanes;
   const std::size_t warps = std::size_t(gridDim.x) * (blockDim.x / 32u);
   for (std::size_t b = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32u; b < count; b += warps) {
-    const auto i = std::ptrdiff_t(b);
-    const auto B = std::ptrdiff_t(count);
-    const trajectory_io<T> io{x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
-                              saved + i,           B,           n * B,               final_state + i,
-                              B};
+    const trajectory_io<T> io = trajectory_io_of<M>(b, count, x0, xs, p, ps, saved, final_state);
     solve_statistics st{};
     const solve_status s = integrate_shared<Method, 32, Saves>(m, lanes, o, io, shared, st);
     if (lanes.rank() == 0) {
