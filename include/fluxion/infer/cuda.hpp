@@ -117,9 +117,12 @@ struct lane_group {
 
 // A lane a sensitivity column: 32 / G trajectories a warp, G = 1 + columns
 // lanes each (the warp's last 32 mod G lanes idle); every lane keeps its
-// records in its own scratch slot.
+// records in its own scratch slot. Blocks of 4 warps: a lane of the SEIR
+// example takes 168 registers in double (ptxas, sm_90), so a block of 8 such
+// warps fits an SM once, one of 4 three times.
+inline constexpr unsigned columns_block_threads = 128;
 template <class Method, class M, class Lik, class Pri, class T>
-__global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
+__global__ void __launch_bounds__(columns_block_threads)
     log_density_columns_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
                                Pri pri, std::size_t count, const T* __restrict__ x0, strides xs,
                                const T* __restrict__ p, strides ps, T* __restrict__ value, T* __restrict__ gradients,
@@ -149,28 +152,28 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   }
 }
 
-// The grid of the log-density kernel: at most the threads the device keeps
-// resident (each with a scratch slot of slot_bytes), and fewer when their
-// scratch would exceed half the free device memory; cuda_error when not
-// even one block's does.
+// The grid of the log-density kernel (blocks of `threads`): at most the
+// threads the device keeps resident (each with a scratch slot of
+// slot_bytes), and fewer when their scratch would exceed half the free
+// device memory; cuda_error when not even one block's does.
 template <class Kernel>
-unsigned log_density_blocks(Kernel* kernel, std::size_t count, std::size_t slot_bytes) {
+unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count, std::size_t slot_bytes) {
   using fluxion::detail::check_cuda;
   constexpr const char* what = "the log-density kernel's occupancy";
   int device = 0, sms = 0, per_sm = 0;
   std::size_t free_bytes = 0, total_bytes = 0;
   check_cuda(cudaGetDevice(&device), what);
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(block_threads), 0), what);
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), 0), what);
   check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), what);
   std::size_t blocks = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
-  const std::size_t needed = grid_blocks(count);
+  const std::size_t needed = (count + threads - 1) / threads;
   if (needed < blocks) blocks = needed;
-  const std::size_t affordable = free_bytes / 2 / (slot_bytes * block_threads);
+  const std::size_t affordable = free_bytes / 2 / (slot_bytes * threads);
   if (affordable == 0)
-    throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * block_threads) +
-                                  " bytes for a block of " + std::to_string(block_threads) +
-                                  " threads: save times x observables x (1 + columns) values a thread) exceeds "
+    throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * threads) +
+                                  " bytes for a block of " + std::to_string(threads) +
+                                  " threads: every thread's records of its save times) exceeds "
                                   "half the free device memory",
                               cudaErrorMemoryAllocation);
   return unsigned(affordable < blocks ? affordable : blocks);
@@ -264,17 +267,18 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
       columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
+  const unsigned threads = columns_kernel ? detail::columns_block_threads : detail::block_threads;
   unsigned blocks = 0;
   if constexpr (by_column)
     if (gradient)
-      blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, lanes_needed,
-                                          slot_bytes);
+      blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, threads,
+                                          lanes_needed, slot_bytes);
   if (!columns_kernel)
-    blocks = gradient
-                 ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, count, slot_bytes)
-                 : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, count,
-                                              slot_bytes);
-  const std::size_t slots = std::size_t(blocks) * detail::block_threads;
+    blocks = gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, threads,
+                                                   count, slot_bytes)
+                      : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, threads,
+                                                   count, slot_bytes);
+  const std::size_t slots = std::size_t(blocks) * threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
   detail::staging host;
@@ -312,7 +316,6 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const auto* views = reinterpret_cast<const fluxion::detail::series_view<T>*>(device + at_views);
   T* scratch = reinterpret_cast<T*>(device + at_scratch);
 
-  constexpr unsigned threads = detail::block_threads;
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   solve_statistics* const stats = with_stats ? cstat.data : nullptr;
   if (columns_kernel) {
