@@ -120,9 +120,14 @@ struct lane_group {
 // records in its own scratch slot. Blocks of 4 warps: a lane of the SEIR
 // example takes 168 registers in double (ptxas, sm_90), so a block of 8 such
 // warps fits an SM once, one of 4 three times.
+// FLUXION_COLUMNS_MIN_BLOCKS_PER_SM caps the registers for that many blocks
+// an SM (1: no cap), a tuning knob measured by bench/seir_log_density.cu.
 inline constexpr unsigned columns_block_threads = 128;
+#ifndef FLUXION_COLUMNS_MIN_BLOCKS_PER_SM
+#  define FLUXION_COLUMNS_MIN_BLOCKS_PER_SM 1
+#endif
 template <class Method, class M, class Lik, class Pri, class T>
-__global__ void __launch_bounds__(columns_block_threads)
+__global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLOCKS_PER_SM)
     log_density_columns_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
                                Pri pri, std::size_t count, const T* __restrict__ x0, strides xs,
                                const T* __restrict__ p, strides ps, T* __restrict__ value, T* __restrict__ gradients,

@@ -129,9 +129,14 @@ struct warp_members {
 // lane's share of Model A's stages takes 127-152 registers in double (ptxas,
 // sm_90): a block of 8 such warps fits an SM's registers once, one of 4
 // three times.
+// FLUXION_WARP_MIN_BLOCKS_PER_SM caps the registers for that many blocks an
+// SM (1: no cap), a tuning knob measured by bench/model_a_grid.cu.
 inline constexpr unsigned warp_block_threads = 128;
+#ifndef FLUXION_WARP_MIN_BLOCKS_PER_SM
+#  define FLUXION_WARP_MIN_BLOCKS_PER_SM 1
+#endif
 template <class Method, class M, class T, bool Saves>
-__global__ void __launch_bounds__(warp_block_threads)
+__global__ void __launch_bounds__(warp_block_threads, FLUXION_WARP_MIN_BLOCKS_PER_SM)
     integrate_warp_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
                           const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
                           solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
