@@ -261,14 +261,14 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // derivatives) at every save time.
   using sink_t = fluxion::detail::log_density_sink<M, Lik, true, true>;
   using value_sink_t = fluxion::detail::log_density_sink<M, Lik, false, true>;
-  using member_sink_t = fluxion::detail::member_log_density_sink<M, Lik, detail::lane_group<int(1 + columns)>>;
   constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + columns <= 32;
   const bool columns_kernel = by_column && gradient;
   const std::size_t n_slot_saves = o.n_save > 0 ? o.n_save : 1;
-  const std::size_t slot_bytes =
-      (columns_kernel ? member_sink_t::slot_values(n_slot_saves)
-                      : std::size_t(gradient ? sink_t::record : value_sink_t::record) * n_slot_saves) *
-      sizeof(T);
+  std::size_t slot_bytes = std::size_t(gradient ? sink_t::record : value_sink_t::record) * n_slot_saves * sizeof(T);
+  if constexpr (by_column) {
+    using member_sink_t = fluxion::detail::member_log_density_sink<M, Lik, detail::lane_group<int(1 + columns)>>;
+    if (gradient) slot_bytes = member_sink_t::slot_values(n_slot_saves) * sizeof(T);
+  }
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
       columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
