@@ -393,6 +393,55 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
   }
 }
 
+// y' = c - k y from y(0) = 0 observed through sqrt(y), whose derivative is
+// infinite at t = 0: a missing value there must add nothing to the gradient.
+constexpr auto relax_sqrt = fx::model(fx::states(y), fx::params(k, c, sd), fx::d(y) = c - k * y,
+                                      fx::observe<"root">() = fx::sqrt(y));
+
+TEST_CASE("a member per column: a missing value whose observable's derivative is infinite adds nothing") {
+  using M = fx::compiled<relax_sqrt, double>;
+  constexpr int columns = 4, G = 1 + columns;
+  const std::vector<double> ts = {0.0, 1.0, 2.5};
+  const std::vector<fx::observation<double>> values = {fx::observation<double>::exact(std::nan("")),
+                                                       fx::observation<double>::exact(0.8),
+                                                       fx::observation<double>::exact(1.1)};
+  const std::vector<unsigned char> mask = {0, 1, 1};
+  const std::vector<fx::series_data<double>> data = {{.values = values, .mask = mask}};
+  const fx::likelihood lik(fx::series<fx::normal>{.name = "root", .observable = 0, .parameters = {2}});
+  const fx::priors<> pri;
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 2.5, .save_times = ts, .rtol = 1e-9, .atol = 1e-9};
+  const std::vector<fx::detail::series_view<double>> views = {{values.data(), mask.data(), nullptr}};
+  std::vector<double> atol;
+  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
+  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
+  const double x0[1] = {0.0}, th[3] = {0.7, 1.3, 0.2};
+  double v_one = 0, g_one[columns] = {};
+  fx::solve_statistics s_one{};
+  REQUIRE(fx::detail::trajectory_log_density<fx::tsit5, true>(M{}, o, lik, views.data(), pri, x0, 1, th, 1, &v_one,
+                                                             g_one, 1, s_one) == fx::solve_status::success);
+  using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members<double>>;
+  std::vector<double> scratch(G * Sink::slot_values(ts.size()), std::nan("")), slots(G);
+  double v = std::nan(""), g[columns];
+  std::vector<fx::solve_statistics> stats(G);
+  std::barrier<> meet(G);
+  std::vector<std::thread> members;
+  for (unsigned r = 0; r < unsigned(G); ++r)
+    members.emplace_back([&, r] {
+      const host_members<double> grp{r, unsigned(G), &meet, slots.data()};
+      fx::detail::trajectory_log_density_members<fx::tsit5>(
+          M{}, grp, o, lik, views.data(), pri, x0, 1, th, 1, &v, g, 1, stats[r],
+          fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)});
+    });
+  for (auto& t : members) t.join();
+  CHECK_THAT(v, WithinRel(v_one, 1e-9));
+  for (int j = 0; j < columns; ++j) {
+    INFO("column " << j);
+    REQUIRE(std::isfinite(g_one[j]));
+    REQUIRE(std::isfinite(g[j]));
+    CHECK_THAT(g[j], WithinAbs(g_one[j], 1e-8 * (1 + std::abs(g_one[j]))));
+  }
+}
+
 TEST_CASE("log_density: failed integrations give -inf and a zero gradient; the value path matches") {
   using M = fx::compiled<relax, double>;
   const std::vector<double> x0 = {1.0, 1.0}, th = {0.5, 0.5, 0.1, 0.1, 0.2, 0.2};

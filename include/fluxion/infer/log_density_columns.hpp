@@ -152,12 +152,17 @@ struct member_log_density_sink {
     int owner;
     int q = 0;
     template <class Family>
-    FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t) {
+    FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
       constexpr int E = series<Family>::extra_parameters;
       const int me = int(sink.group.rank()), c = sink.column();
-      sink.grad += sink.at(owner, sink.partial(s, q)) * sink.at(me, record(s, sr.observable));
-      for (int e = 0; e < E; ++e)
-        if (sr.parameters[e] == c) sink.grad += sink.at(owner, sink.partial(s, q + 1 + e));
+      const series_view<T>& d = sink.data[k];
+      // A missing value adds nothing, not 0 times its derivatives (which a
+      // singular observable could make infinite), as in log_density_sink.
+      if (!(d.mask && d.mask[s] == 0)) {
+        sink.grad += sink.at(owner, sink.partial(s, q)) * sink.at(me, record(s, sr.observable));
+        for (int e = 0; e < E; ++e)
+          if (sr.parameters[e] == c) sink.grad += sink.at(owner, sink.partial(s, q + 1 + e));
+      }
       q += E + 1;
     }
   };
