@@ -148,7 +148,10 @@ TEMPLATE_TEST_CASE("a group integrates decays as one thread does, and as their c
   const std::vector<T> ts = {T(0), T(0.1), T(0.55), T(1), T(2)};
   const T rtol = sizeof(T) == 8 ? T(1e-8) : T(1e-5);
   fx::ode_problem<T> pr{.t0 = 0, .t1 = 2, .save_times = ts, .rtol = rtol, .atol = T(1e-6)};
-  if (sizeof(T) == 8) pr.atol_per_state = atol;
+  if (sizeof(T) == 8) {
+    pr.atol_per_state = atol;
+    pr.atol = 0;  // unused with per-state tolerances, so not checked: the padding must not read it
+  }
 
   SECTION("Tsit5") {
     const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);

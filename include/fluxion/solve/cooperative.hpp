@@ -124,7 +124,9 @@ FLUXION_HOST_DEVICE solve_status integrate_shared(const M& m, const Group& g, co
   for (int j = 0; j < share; ++j) {
     const int i = r + j * G;
     x0[j] = i < n ? io.x0[std::ptrdiff_t(i) * io.x0_stride] : T(0);
-    atol[j] = o.atol_per_state && i < n ? o.atol_per_state[i] : o.atol;
+    // Padding's error is 0 under any positive tolerance; o.atol is not
+    // checked (it may be 0) when the tolerances are per state.
+    atol[j] = i < n ? (o.atol_per_state ? o.atol_per_state[i] : o.atol) : T(1);
   }
   ode_options<T> mine = o;
   if (o.atol_per_state) mine.atol_per_state = atol;
