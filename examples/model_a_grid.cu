@@ -7,7 +7,9 @@
 // Self-checks: every trajectory succeeds; each keeps its population (no
 // births or deaths: aging only moves people between stages); the attack rate
 // grows with the transmission scale and with the infectious period; and 64
-// trajectories across the grid agree with fx::host::integrate.
+// trajectories across the grid agree with fx::host::integrate; on a GPU, a
+// warp a trajectory (fx::cuda::warp_per_trajectory) agrees with a thread a
+// trajectory.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,6 +37,7 @@ int run() {
   std::vector<double> saved(ts.size() * n * B), final_state(n * B);
   std::vector<fx::solve_status> status(B);
   const char* where = "host";
+  bool warp_mismatch = false;
   int devices = 0;
   cudaDeviceProp prop{};
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
@@ -50,6 +53,23 @@ int run() {
     const fx::ensemble_buffers<double> out{{dsaved, saved.size()}, {dfinal, final_state.size()}, {dstatus, B}};
     fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const double>(dx0, x0.size())),
                         fx::soa(std::span<const double>(dp, prm.size())), out);
+    // The same grid a warp a trajectory (each lane 4 of the 128 states):
+    // the same steps but for the rounding of the error norm's sum.
+    std::vector<double> warp_final(final_state.size());
+    {
+      double* dwarp = nullptr;
+      fx::detail::check_cuda(cudaMalloc(&dwarp, warp_final.size() * sizeof(double)), "cudaMalloc");
+      const fx::ensemble_buffers<double> wout{{dsaved, saved.size()}, {dwarp, warp_final.size()}, {dstatus, B}};
+      fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const double>(dx0, x0.size())),
+                          fx::soa(std::span<const double>(dp, prm.size())), wout, fx::cuda::warp_per_trajectory{});
+      fx::detail::check_cuda(
+          cudaMemcpy(warp_final.data(), dwarp, warp_final.size() * sizeof(double), cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+      cudaFree(dwarp);
+    }
+    // The thread path again, so that the saved states and statuses below are its own.
+    fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(std::span<const double>(dx0, x0.size())),
+                        fx::soa(std::span<const double>(dp, prm.size())), out);
     fx::detail::check_cuda(cudaMemcpy(saved.data(), dsaved, saved.size() * sizeof(double), cudaMemcpyDeviceToHost),
                            "cudaMemcpy");
     fx::detail::check_cuda(
@@ -59,6 +79,11 @@ int run() {
                            "cudaMemcpy");
     cudaFree(dx0), cudaFree(dp), cudaFree(dsaved), cudaFree(dfinal), cudaFree(dstatus);
     where = prop.name;
+    double warp_worst = 0;
+    for (std::size_t k = 0; k < final_state.size(); ++k)
+      warp_worst = std::max(warp_worst, std::abs(warp_final[k] - final_state[k]) / (std::abs(final_state[k]) + 1e-6));
+    std::printf("a warp a trajectory against a thread a trajectory: largest relative difference %.1e\n", warp_worst);
+    warp_mismatch = !(warp_worst <= 1e-6);
   } else {
     cudaGetLastError();
     std::printf("no usable CUDA device: integrating on the host\n");
@@ -92,6 +117,7 @@ int run() {
   std::printf("failed trajectories: %zu; largest population drift: %.1e\n", failed, drift);
   failures += failed != 0;
   failures += drift > 1e-8;
+  failures += warp_mismatch;
 
   // The attack rate grows with transmission (rows) and with the infectious period (columns).
   std::size_t not_monotone = 0;
