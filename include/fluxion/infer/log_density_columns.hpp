@@ -78,19 +78,6 @@ struct member_log_density_sink {
     return n_save * std::size_t(nobs) + s * std::size_t(W) + std::size_t(q);
   }
 
-  template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_ox(const T* v, const T* s, T* out, std::integer_sequence<int, R...>,
-                                         std::integer_sequence<int, C...>) {
-    int e = 0;
-    ((out[R] += v[e] * s[C], ++e), ...);
-  }
-  template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_op_column(const T* v, int c, T* out, std::integer_sequence<int, R...>,
-                                                std::integer_sequence<int, C...>) {
-    int e = 0;
-    ((out[R] += C == c ? v[e] : T(0), ++e), ...);
-  }
-
   // values: this member's share at save time s (y for member 0, S_c otherwise).
   // Inlined, as the system's rhs: a call that takes the step's dense output by
   // reference puts the stages in thread-local memory (ptxas, sm_90, SEIR in
@@ -109,12 +96,12 @@ struct member_log_density_sink {
       if constexpr (ox::nnz > 0) {
         T v[ox::nnz];
         model.template jacobian_values<M::jacobian::obs_x>(t, y, 1, p, ps, v, 1);
-        add_ox(v, share, dmu, typename ox::rows{}, typename ox::columns{});
+        add_sparse_product(v, share, 1, dmu, 1, typename ox::rows{}, typename ox::columns{});
       }
       if constexpr (op::nnz > 0) {
         T v[op::nnz];
         model.template jacobian_values<M::jacobian::obs_p>(t, y, 1, p, ps, v, 1);
-        add_op_column(v, column(), dmu, typename op::rows{}, typename op::columns{});
+        add_sparse_column(v, column(), dmu, typename op::rows{}, typename op::columns{});
       }
       const bool state = column() < 0;
       for (int k = 0; k < nobs; ++k) at(int(group.rank()), record(s, k)) = state ? mu[k] : dmu[k];

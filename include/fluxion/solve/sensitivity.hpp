@@ -64,6 +64,23 @@ struct jacobian_entries {
   using columns = typename lists<std::make_index_sequence<nnz>>::columns;
 };
 
+// out[r os] += v[e] x[c xs] over the entries e (rows R, columns C of a
+// jacobian_entries): a sparse matrix, its values v, times the vector x.
+template <class T, int... R, int... C>
+FLUXION_HOST_DEVICE void add_sparse_product(const T* v, const T* x, std::ptrdiff_t xs, T* out, std::ptrdiff_t os,
+                                            std::integer_sequence<int, R...>, std::integer_sequence<int, C...>) {
+  std::size_t e = 0;
+  ((out[R * os] += v[e] * x[C * xs], ++e), ...);
+}
+// out[r] += column c of the same sparse matrix (c a run-time column; 0 added
+// for the other entries, no branch).
+template <class T, int... R, int... C>
+FLUXION_HOST_DEVICE void add_sparse_column(const T* v, int c, T* out, std::integer_sequence<int, R...>,
+                                           std::integer_sequence<int, C...>) {
+  std::size_t e = 0;
+  ((out[R] += C == c ? v[e] : T(0), ++e), ...);
+}
+
 }  // namespace detail
 
 template <class M>
@@ -100,14 +117,6 @@ struct sensitivity_system {
   using jp = detail::jacobian_entries<M, M::jacobian::p>;
   static constexpr std::size_t n = model_states;
 
-  // out_j += J_x S_j for every column j, entry by entry (S_j at s, elements
-  // ss apart; out_j elements os apart).
-  template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_jx_s(const T* vx, const T* s, std::ptrdiff_t ss, T* out, std::ptrdiff_t os,
-                                           std::integer_sequence<int, R...>, std::integer_sequence<int, C...>) {
-    std::size_t e = 0;
-    ((out[R * os] += vx[e] * s[C * ss], ++e), ...);
-  }
   // out_c += J_p[:, c] for the parameter columns c (columns n elements apart).
   template <int... R, int... C>
   FLUXION_HOST_DEVICE static void add_jp(const T* vp, T* out, std::ptrdiff_t os, std::integer_sequence<int, R...>,
@@ -131,7 +140,7 @@ struct sensitivity_system {
       T vx[jx::nnz];
       model.template jacobian_values<M::jacobian::x>(t, y, 1, p, ps, vx, 1);
       for (std::size_t j = 0; j < columns; ++j)
-        add_jx_s(vx, s + j * n, 1, ds + j * n, 1, typename jx::rows{}, typename jx::columns{});
+        detail::add_sparse_product(vx, s + j * n, 1, ds + j * n, 1, typename jx::rows{}, typename jx::columns{});
     }
     if constexpr (jp::nnz > 0) {
       T vp[jp::nnz];

@@ -60,25 +60,11 @@ struct sensitivity_columns_system {
   using jp = detail::jacobian_entries<M, M::jacobian::p>;
   static constexpr std::size_t n = model_states;
 
-  template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_jx_s(const T* vx, const T* s, std::ptrdiff_t ss, T* out,
-                                           std::integer_sequence<int, R...>, std::integer_sequence<int, C...>) {
-    std::size_t e = 0;
-    ((out[R] += vx[e] * s[C * ss], ++e), ...);
-  }
-  // out += J_p[:, c] (no entry for an initial-state column).
-  template <int... R, int... C>
-  FLUXION_HOST_DEVICE static void add_jp_column(const T* vp, int c, T* out, std::integer_sequence<int, R...>,
-                                                std::integer_sequence<int, C...>) {
-    std::size_t e = 0;
-    ((out[R] += C == c ? vp[e] : T(0), ++e), ...);
-  }
-
  public:
   // Inlined (unlike sensitivity_system's): a member's share is small enough
   // for the stages to stay in registers, which a call would not allow.
   FLUXION_HOST_DEVICE void rhs(T t, const T* z, std::ptrdiff_t zs, const T* p, std::ptrdiff_t ps, T* dz,
-                                    std::ptrdiff_t dzs) const {
+                               std::ptrdiff_t dzs) const {
     T y[n], f[n], ds[n];
     for (std::size_t i = 0; i < n; ++i) y[i] = group.broadcast(z[std::ptrdiff_t(i) * zs], 0);
     // Every member evaluates everything (no divergence among a warp's lanes)
@@ -88,12 +74,12 @@ struct sensitivity_columns_system {
     if constexpr (jx::nnz > 0) {
       T vx[jx::nnz];
       model.template jacobian_values<M::jacobian::x>(t, y, 1, p, ps, vx, 1);
-      add_jx_s(vx, z, zs, ds, typename jx::rows{}, typename jx::columns{});
+      detail::add_sparse_product(vx, z, zs, ds, 1, typename jx::rows{}, typename jx::columns{});
     }
     if constexpr (jp::nnz > 0) {
       T vp[jp::nnz];
       model.template jacobian_values<M::jacobian::p>(t, y, 1, p, ps, vp, 1);
-      add_jp_column(vp, column(), ds, typename jp::rows{}, typename jp::columns{});
+      detail::add_sparse_column(vp, column(), ds, typename jp::rows{}, typename jp::columns{});
     }
     const bool state = column() < 0;
     for (std::size_t i = 0; i < n; ++i) dz[std::ptrdiff_t(i) * dzs] = state ? f[i] : ds[i];
