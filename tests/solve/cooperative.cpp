@@ -29,11 +29,18 @@ namespace {
 
 using support::host_members;
 
+// One trajectory's outputs (NaN until written) and where the drivers write them.
 template <class T>
 struct run_result {
   std::vector<T> saved, final_state;
   fx::solve_status status = fx::solve_status::success;
   fx::solve_statistics stats{};
+  run_result(std::size_t n_save, std::ptrdiff_t n)
+      : saved(n_save * std::size_t(n), std::numeric_limits<T>::quiet_NaN()),
+        final_state(std::size_t(n), std::numeric_limits<T>::quiet_NaN()) {}
+  fx::trajectory_io<T> io(const std::vector<T>& x0, const std::vector<T>& p, std::ptrdiff_t n) {
+    return {x0.data(), 1, p.data(), 1, saved.data(), 1, n, final_state.data(), 1};
+  }
 };
 
 template <class M>
@@ -49,10 +56,8 @@ run_result<typename M::scalar> run_alone(const M& m, const fx::ode_problem<typen
   using T = typename M::scalar;
   constexpr std::ptrdiff_t n = M::n_states;
   const auto o = options_of<M>(pr);
-  run_result<T> r;
-  r.saved.assign(o.n_save * n, std::numeric_limits<T>::quiet_NaN());
-  r.final_state.assign(n, std::numeric_limits<T>::quiet_NaN());
-  const fx::trajectory_io<T> io{x0.data(), 1, p.data(), 1, r.saved.data(), 1, n, r.final_state.data(), 1};
+  run_result<T> r(o.n_save, n);
+  const fx::trajectory_io<T> io = r.io(x0, p, n);
   if (o.n_save > 0) {
     r.status = fx::stepper_of<Method, M>::type::run(m, o, io, r.stats);
   } else {
@@ -72,10 +77,8 @@ run_result<typename M::scalar> run_shared(const M& m, const fx::ode_problem<type
   using system = fx::shared_state_system<M, G, host_members<T>>;
   constexpr std::ptrdiff_t n = M::n_states;
   const auto o = options_of<M>(pr);
-  run_result<T> r;
-  r.saved.assign(o.n_save * n, std::numeric_limits<T>::quiet_NaN());
-  r.final_state.assign(n, std::numeric_limits<T>::quiet_NaN());
-  const fx::trajectory_io<T> io{x0.data(), 1, p.data(), 1, r.saved.data(), 1, n, r.final_state.data(), 1};
+  run_result<T> r(o.n_save, n);
+  const fx::trajectory_io<T> io = r.io(x0, p, n);
   // NaN where nothing was written: a member reading memory no one wrote shows.
   std::vector<T> shared(system::shared_values, std::numeric_limits<T>::quiet_NaN()), slots(G);
   std::vector<fx::solve_status> status(G);
