@@ -31,6 +31,7 @@
 #include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/densities.hpp>
 #include <fluxion/infer/log_density.hpp>
+#include <fluxion/infer/log_density_adjoint.hpp>
 #include <fluxion/infer/philox.hpp>
 #include <fluxion/infer/priors.hpp>
 #include <fluxion/infer/samplers.hpp>

@@ -20,8 +20,8 @@
 #include <fluxion/infer/log_density.hpp>
 #include <fluxion/infer/log_density_columns.hpp>
 
+#include "log_density_fixtures.hpp"
 #include "support/host_members.hpp"
-#include "support/two_patch_sir.hpp"
 
 #include <array>
 #include <barrier>
@@ -39,122 +39,7 @@ using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
-namespace {
-
-// --- y' = c - k y, observed y ~ normal(y(t), sd) ----------------------------------
-constexpr fx::state<"y"> y;
-constexpr fx::param<"k"> k;
-constexpr fx::param<"c"> c;
-constexpr fx::param<"sd"> sd;
-constexpr auto relax = fx::model(fx::states(y), fx::params(k, c, sd), fx::d(y) = c - k * y,
-                                 fx::observe<"y_obs">() = y);
-
-// --- two-patch SIR with observables --------------------------------------------------
-constexpr int P = 2;
-using patch = fx::index<"patch", P>;
-constexpr fx::ivar<patch, 0, "p"> p;
-constexpr fx::ivar<patch, 1, "q"> q;
-constexpr fx::state<"S", patch> S;
-constexpr fx::state<"I", patch> I;
-constexpr fx::state<"R", patch> R;
-constexpr fx::param<"beta", patch> beta;
-constexpr fx::param<"C", patch, patch> C;
-constexpr fx::param<"gamma"> gam;
-constexpr fx::param<"phi"> phi;
-constexpr fx::param<"sigma"> sigma;
-constexpr auto N = fx::alias<"N">(S(p) + I(p) + R(p));
-constexpr auto lam = fx::alias<"lambda">(beta(p) * fx::sum(q, C(p, q) * I(q)) / N(p));
-constexpr auto sir2 = fx::model(fx::states(S, I, R), fx::params(beta, C, gam, phi, sigma),  //
-                                fx::d(S(p)) = -lam(p) * S(p),                               //
-                                fx::d(I(p)) = lam(p) * S(p) - gam * I(p),                   //
-                                fx::d(R(p)) = gam * I(p),                                   //
-                                fx::observe<"infected">(p) = I(p),                          //
-                                fx::observe<"new_infections">() = fx::sum(q, lam(q) * S(q)));
-// Flat orders (symbol-major): states S0 S1 I0 I1 R0 R1; parameters beta0 beta1
-// C00 C01 C10 C11 gamma phi sigma; observables infected0 infected1 new_infections.
-constexpr int n_states = 6, n_params = 9;
-
-// Negative binomial (mean mu, dispersion phi) log pmf, written out.
-template <class Z>
-Z nb_log_pmf(double yv, Z mu, double ph) {
-  return std::lgamma(yv + ph) - std::lgamma(ph) - std::lgamma(yv + 1) + Z(ph) * std::log(Z(ph) / (mu + Z(ph))) +
-         Z(yv) * std::log(mu / (mu + Z(ph)));
-}
-template <class Z>
-Z nb_cdf(double c, Z mu, double ph) {  // P(Y <= c)
-  Z sum = 0;
-  for (int v = 0; v <= int(std::floor(c)); ++v) sum += std::exp(nb_log_pmf(double(v), mu, ph));
-  return sum;
-}
-
-struct point {
-  fx::observation<double> obs;
-  bool observed;
-};
-
-// The SIR data: new_infections under NB at the save times (exact, masked,
-// right-, left- and interval-censored), infected[1] under a log-normal.
-const std::vector<double> save_times = {2.0, 5.0, 9.0, 14.0, 20.0, 27.0};
-const std::vector<point> nb_points = {
-    {fx::observation<double>::exact(37), true},        {fx::observation<double>::exact(0), false},
-    {fx::observation<double>::right(60), true},        {fx::observation<double>::interval(30, 55), true},
-    {fx::observation<double>::left(40), true},         {fx::observation<double>::exact(12), true}};
-const std::vector<double> ln_values = {6.0, 14.0, 30.0, 45.0, 41.0, 30.0};
-const std::vector<unsigned char> ln_mask = {1, 1, 0, 1, 1, 1};
-
-// Those data as the library takes them (the masked log-normal value is NaN:
-// it must never be read), and the likelihood tying them to sir2.
-struct sir2_data {
-  std::vector<fx::observation<double>> nb_obs, ln_obs;
-  std::vector<unsigned char> nb_mask;
-  sir2_data() {
-    for (const auto& pt : nb_points) nb_obs.push_back(pt.obs), nb_mask.push_back(pt.observed ? 1 : 0);
-    for (double v : ln_values) ln_obs.push_back(fx::observation<double>::exact(v));
-    ln_obs[2] = fx::observation<double>::exact(std::nan(""));
-  }
-  std::vector<fx::series_data<double>> series() const {
-    return {{.values = nb_obs, .mask = nb_mask}, {.values = ln_obs, .mask = ln_mask}};
-  }
-};
-const fx::likelihood sir2_likelihood(
-    fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 2, .parameters = {7}},
-    fx::series<fx::lognormal>{.name = "prevalence 1", .observable = 1, .parameters = {8}});
-
-// The oracle's log-density (likelihood + priors) at (x0, th): Z complex for
-// the complex step in x0 and the observables' parameters.
-template <class Z>
-Z oracle_log_density(const std::array<Z, 6>& x0, const Z* th, double ph, double sg) {
-  const auto traj = two_patch_sir::rk4<Z>(x0, th, save_times, 400);
-  Z total = 0;
-  for (std::size_t s = 0; s < save_times.size(); ++s) {
-    Z mu = 0;  // new infections: sum_a lambda_a S_a
-    for (int a = 0; a < P; ++a) mu += two_patch_sir::force(traj[s].data(), th, a) * traj[s][std::size_t(a)];
-    const auto& pt = nb_points[s];
-    if (pt.observed) {
-      switch (pt.obs.kind) {
-        case fx::censoring::none: total += nb_log_pmf(pt.obs.value, mu, ph); break;
-        case fx::censoring::right: total += std::log(Z(1) - nb_cdf(pt.obs.value, mu, ph)); break;
-        case fx::censoring::left: total += std::log(nb_cdf(pt.obs.value, mu, ph)); break;
-        case fx::censoring::interval:
-          total += std::log(nb_cdf(pt.obs.upper, mu, ph) - nb_cdf(pt.obs.value, mu, ph));
-          break;
-      }
-    }
-    if (ln_mask[s]) {
-      const double yv = ln_values[s];
-      const Z z = (std::log(yv) - std::log(traj[s][3])) / sg;
-      total += -std::log(yv) - std::log(sg) - 0.5 * std::log(2 * std::numbers::pi) - Z(0.5) * z * z;
-    }
-  }
-  // Priors: gamma ~ lognormal(log 0.15, 0.5); phi ~ gamma(shape 2, rate 0.2).
-  const Z lg = std::log(th[6]);
-  total += -lg - std::log(0.5) - 0.5 * std::log(2 * std::numbers::pi) -
-           Z(0.5) * (lg - std::log(0.15)) * (lg - std::log(0.15)) / 0.25;
-  total += 2 * std::log(0.2) - std::lgamma(2.0) + (2 - 1) * std::log(ph) - 0.2 * ph;
-  return total;
-}
-
-}  // namespace
+using namespace log_density_fixtures;
 
 TEST_CASE("y' = c - k y under a normal density: value and gradient match the closed forms") {
   using M = fx::compiled<relax, double>;
@@ -181,25 +66,8 @@ TEST_CASE("y' = c - k y under a normal density: value and gradient match the clo
   REQUIRE(r.columns == 4);
   for (std::size_t b = 0; b < B; ++b) {
     REQUIRE(r.status[b] == fx::solve_status::success);
-    const double kk = th[b], cc = th[B + b], s = th[2 * B + b], y0 = x0[b];
-    double value = 0, dk = 0, dc = 0, ds = 0, dy0 = 0;
-    for (std::size_t i = 0; i < ts.size(); ++i) {
-      if (!mask[i]) continue;
-      const double t = ts[i], e = std::exp(-kk * t);
-      const double yt = cc / kk + (y0 - cc / kk) * e;
-      const double r_ = obs[i].value - yt;
-      value += -0.5 * r_ * r_ / (s * s) - std::log(s) - 0.5 * std::log(2 * std::numbers::pi);
-      const double w = r_ / (s * s);  // d/d y(t)
-      dk += w * (-cc / (kk * kk) + cc / (kk * kk) * e - t * (y0 - cc / kk) * e);
-      dc += w * (1 - e) / kk;
-      dy0 += w * e;
-      ds += r_ * r_ / (s * s * s) - 1 / s;
-    }
-    // normal(1, 0.5) on k; half-normal(1) on sd: log 2 + log N(sd; 0, 1).
-    value += -0.5 * (kk - 1) * (kk - 1) / 0.25 - std::log(0.5) - 0.5 * std::log(2 * std::numbers::pi);
-    dk += -(kk - 1) / 0.25;
-    value += std::log(2.0) - 0.5 * s * s - 0.5 * std::log(2 * std::numbers::pi);
-    ds += -s;
+    const auto exact = relax_closed_form(th[b], th[B + b], th[2 * B + b], x0[b], ts, obs, mask);
+    const double value = exact.value, dk = exact.grad[0], dc = exact.grad[1], ds = exact.grad[2], dy0 = exact.grad[3];
     CHECK_THAT(r.value[b], WithinRel(value, 1e-9));
     CHECK_THAT(v.value[b], WithinRel(value, 1e-9));
     CHECK_THAT(r.gradient(0, b), WithinAbs(dk, 1e-7 * (1 + std::abs(dk))));
@@ -392,11 +260,6 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
     }
   }
 }
-
-// y' = c - k y from y(0) = 0 observed through sqrt(y), whose derivative is
-// infinite at t = 0: a missing value there must add nothing to the gradient.
-constexpr auto relax_sqrt = fx::model(fx::states(y), fx::params(k, c, sd), fx::d(y) = c - k * y,
-                                      fx::observe<"root">() = fx::sqrt(y));
 
 TEST_CASE("a member per column: a missing value whose observable's derivative is infinite adds nothing") {
   using M = fx::compiled<relax_sqrt, double>;

@@ -188,6 +188,20 @@ FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials
   else return log_likelihood<Family>(obs, loc, extra[E]...);
 }
 
+// The term of series sr at save time s, its observable's value there mu:
+// log L and its partials in (mu, the family's other parameters). Callers
+// check the mask first.
+template <class Family, class T>
+FLUXION_HOST_DEVICE partials<T, Family::parameter_count> series_term(const series<Family>& sr,
+                                                                   const series_view<T>& d, std::size_t s, T mu,
+                                                                   const T* p, std::ptrdiff_t ps) {
+  constexpr int E = series<Family>::extra_parameters;
+  T extra[E > 0 ? E : 1];
+  for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
+  const T trials = d.trials ? d.trials[s] : T(0);
+  return observation_term<Family>(d.values[s], trials, mu, extra, std::make_integer_sequence<int, E>{});
+}
+
 // Where a sink that defers its terms keeps them: record k of save time s at
 // at[(s * record + k) * stride] (the device gives each resident thread a slot
 // of a scratch buffer, stride the number of slots apart, so that a warp's
@@ -302,18 +316,17 @@ struct log_density_sink {
     const std::size_t s = save_index;
     if (d.mask && d.mask[s] == 0) return;
     constexpr int E = series<Family>::extra_parameters;
-    T extra[E > 0 ? E : 1];
-    for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
-    const T trials = d.trials ? d.trials[s] : T(0);
     const T m = mu[sr.observable];
-    using extras = std::make_integer_sequence<int, E>;
     if constexpr (Gradient) {
-      const auto r = observation_term<Family>(d.values[s], trials, m, extra, extras{});
+      const auto r = series_term(sr, d, s, m, p, ps);
       value += r.value;
       for (int j = 0; j < columns; ++j) grad[j] += r.grad[0] * dmu[sr.observable * columns + j];
       for (int e = 0; e < E; ++e) grad[sr.parameters[e]] += r.grad[1 + e];
     } else {
-      value += observation_value<Family>(d.values[s], trials, m, extra, extras{});
+      T extra[E > 0 ? E : 1];
+      for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
+      const T trials = d.trials ? d.trials[s] : T(0);
+      value += observation_value<Family>(d.values[s], trials, m, extra, std::make_integer_sequence<int, E>{});
     }
   }
 };

@@ -121,11 +121,8 @@ struct member_log_density_sink {
       if (d.mask && d.mask[s] == 0) {
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = T(0);
       } else {
-        T extra[E > 0 ? E : 1];
-        for (int e = 0; e < E; ++e) extra[e] = sink.p[std::ptrdiff_t(sr.parameters[e]) * sink.ps];
-        const T trials = d.trials ? d.trials[s] : T(0);
         const T mu = sink.at(0, record(s, sr.observable));
-        const auto r = observation_term<Family>(d.values[s], trials, mu, extra, std::make_integer_sequence<int, E>{});
+        const auto r = series_term(sr, d, s, mu, sink.p, sink.ps);
         sink.value += r.value;
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = r.grad[j];
       }

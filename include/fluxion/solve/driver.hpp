@@ -72,6 +72,12 @@ struct trajectory_io {
 
 namespace detail {
 
+// A sink that records the accepted steps (infer/log_density_adjoint.hpp
+// keeps them for a backward pass): accepted_step(t, t_new, h, y) with y the
+// state at t, before the step's save times are served.
+template <class Sink, class T>
+concept records_steps = requires(Sink& s, T v, const T* y) { s.accepted_step(v, v, v, y); };
+
 template <class Step, class M, class T>
 concept prepares_dense = requires(Step& s, const M& m, T v, const T* x, std::ptrdiff_t ps, solve_statistics& st) {
   s.prepare_dense(m, v, v, x, x, x, ps, st);
@@ -335,6 +341,7 @@ struct adaptive_driver {
       if (!o.adaptive) factor = T(1);
       if (err <= T(n_norm) || !o.adaptive) {
         const T t_new = last ? target : t + h;
+        if constexpr (detail::records_steps<Sink, T>) sink.accepted_step(t, t_new, h, y);
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (saves && next_save < n_save && o.save_times[next_save] < t_new)
             step.prepare_dense(m, t, h, y, ynew, p, ps, st);

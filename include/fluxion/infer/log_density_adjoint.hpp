@@ -1,0 +1,280 @@
+#pragma once
+// A trajectory's log-density and its gradient by the discrete adjoint
+// (solve/adjoint.hpp): the forward integration of the model alone keeps
+// the state at every save time and the start of every accepted step on a
+// tape; the densities' terms are evaluated at the save times, their
+// derivatives with respect to the state there (through the observables'
+// exact Jacobian) seeding a backward pass over the recorded steps.
+//
+//   fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, x0, p, fx::discrete_adjoint{})
+//
+// Against forward sensitivities (log_density.hpp): the cost is one forward
+// solve plus a backward pass of about two (a Jacobian of each kind a stage),
+// whatever the number of parameters, instead of 1 + n_params + n_states
+// solves' worth; the steps are the model's own (the error control does not
+// cover sensitivities), and the gradient is the exact derivative of the
+// value returned, the steps held fixed. Memory: a tape of n_save n_states +
+// recorded_steps (n_states + 3) values a trajectory being integrated. A
+// trajectory that takes more accepted steps than recorded_steps ends with
+// status max_steps (log-density -inf, gradient 0), as on the GPU.
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/infer/log_density.hpp>
+#include <fluxion/solve/adjoint.hpp>
+#include <fluxion/solve/driver.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/sensitivity.hpp>
+#include <fluxion/solve/status.hpp>
+
+namespace fluxion {
+
+// Asks fx::host::log_density and fx::cuda::log_density for the gradient by
+// the discrete adjoint (explicit methods), keeping at most recorded_steps
+// accepted steps a trajectory.
+struct discrete_adjoint {
+  std::int32_t recorded_steps = 1024;
+};
+
+namespace detail {
+
+// One trajectory's tape: value k at at[k * stride]. The state at save time s
+// (then the seed of the backward pass there) at s n_states + i; accepted
+// step r's record (t, t_new, h, y) from n_save n_states + r (n_states + 3).
+template <class T>
+struct adjoint_tape {
+  T* at = nullptr;
+  std::ptrdiff_t stride = 1;
+  std::int32_t steps = 0;  // capacity in accepted steps
+  FLUXION_HOST_DEVICE T& operator[](std::size_t k) const { return at[std::ptrdiff_t(k) * stride]; }
+  template <class M>
+  FLUXION_HOST_DEVICE static constexpr std::size_t values(std::size_t n_save, std::int32_t steps) {
+    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 3);
+  }
+};
+
+// The forward pass's sink: saved states and step records onto the tape.
+template <class M>
+struct adjoint_recorder {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr bool saves = true;
+  adjoint_tape<T> tape;
+  std::size_t n_save;
+  std::int32_t steps = 0;
+  bool full = false;
+
+  template <class Values>
+  FLUXION_HOST_DEVICE void save(std::size_t s, T, int, const Values& values) {
+    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = values(i);
+  }
+  FLUXION_HOST_DEVICE void accepted_step(T t, T t_new, T h, const T* y) {
+    if (steps == tape.steps) {
+      full = true;
+      return;
+    }
+    const std::size_t at = record(steps++);
+    tape[at] = t, tape[at + 1] = t_new, tape[at + 2] = h;
+    for (int i = 0; i < n; ++i) tape[at + 3 + std::size_t(i)] = y[i];
+  }
+  FLUXION_HOST_DEVICE std::size_t record(std::int32_t r) const {
+    return n_save * n + std::size_t(r) * std::size_t(n + 3);
+  }
+};
+
+// The series' terms at one save time: the value, the adjoints of the
+// observables (mubar) and of the families' own parameters (into pbar).
+template <class M>
+struct adjoint_terms {
+  using T = typename M::scalar;
+  static constexpr int nobs = int(M::n_observables);
+  const series_view<T>* data;
+  const T* p;
+  std::ptrdiff_t ps;
+  std::size_t s;
+  const T* mu;
+  T* mubar;
+  T* pbar;
+  T value = T(0);
+  bool any = false;
+  template <class Family>
+  FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
+    const series_view<T>& d = data[k];
+    if (d.mask && d.mask[s] == 0) return;  // a missing value adds nothing
+    const auto r = series_term(sr, d, s, mu[sr.observable], p, ps);
+    value += r.value;
+    mubar[sr.observable] += r.grad[0];
+    for (int e = 0; e < series<Family>::extra_parameters; ++e) pbar[sr.parameters[e]] += r.grad[1 + e];
+    any = true;
+  }
+};
+
+// out[c] += v[e] w[r] over the entries (r, c) whose w[r] is not zero: an
+// observable with no observed value adds nothing, not 0 times its
+// derivatives (which a singular observable can make infinite).
+template <class T, int... R, int... C>
+FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, std::integer_sequence<int, R...>,
+                                              std::integer_sequence<int, C...>) {
+  std::size_t e = 0;
+  ((out[C] += w[R] != T(0) ? v[e] * w[R] : T(0), ++e), ...);
+}
+
+// The save times of step (t, h) strictly inside it, first .. end - 1.
+template <class T>
+struct adjoint_dense_seeds {
+  const T* save_times;
+  adjoint_tape<T> tape;
+  int n;
+  std::ptrdiff_t first, end;
+  T t, h;
+  FLUXION_HOST_DEVICE int count() const { return int(end - first); }
+  FLUXION_HOST_DEVICE T theta(int s) const { return (save_times[first + s] - t) / h; }  // as the driver forms it
+  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape[std::size_t(first + s) * std::size_t(n) + std::size_t(i)]; }
+};
+
+// One trajectory's log-density and gradient (columns grad_stride apart: the
+// parameters, then the initial state) by the discrete adjoint, its tape
+// given. Host and device.
+template <class Method, class M, class Lik, class Pri>
+FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
+    const M& m, const ode_options<typename M::scalar>& o, const Lik& lik, const series_view<typename M::scalar>* data,
+    const Pri& pri, const typename M::scalar* x0, std::ptrdiff_t xs, const typename M::scalar* p, std::ptrdiff_t ps,
+    typename M::scalar* value_out, typename M::scalar* grad_out, std::ptrdiff_t grad_stride, solve_statistics& st,
+    adjoint_tape<typename M::scalar> tape) {
+  using T = typename M::scalar;
+  constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
+  using ox = jacobian_entries<M, M::jacobian::obs_x>;
+  using op = jacobian_entries<M, M::jacobian::obs_p>;
+
+  adjoint_recorder<M> rec{tape, o.n_save};
+  T last[n];
+  const trajectory_io<T> io{x0, xs, p, ps, nullptr, 0, 0, last, 1};
+  solve_status status = stepper_of<Method, M>::type::run(m, o, io, st, rec);
+  if (status == solve_status::success && rec.full) status = solve_status::max_steps;
+  const bool ok = status == solve_status::success;
+
+  // The parameters, read at every stage of the backward pass: a local copy
+  // (strided global reads on a GPU otherwise), as the forward driver does.
+  T pc[np > 0 ? np : 1];
+  for (int j = 0; j < np; ++j) pc[j] = p[std::ptrdiff_t(j) * ps];
+  T value = T(0), pbar[np > 0 ? np : 1], ybar[n];
+  for (int j = 0; j < np; ++j) pbar[j] = T(0);
+  for (int i = 0; i < n; ++i) ybar[i] = T(0);
+
+  if (ok) {
+    // The terms at each save time; the seed there replaces the state on the tape.
+    if constexpr (nobs > 0) {
+      for (std::size_t s = 0; s < o.n_save; ++s) {
+        const T ts = o.save_times[s];
+        T y[n], mu[nobs], mubar[nobs];
+        for (int i = 0; i < n; ++i) y[i] = tape[s * n + std::size_t(i)];
+        m.observe(ts, y, 1, pc, 1, mu, 1);
+        for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
+        adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar};
+        lik.each(terms);
+        value += terms.value;
+        T seed[n];
+        for (int i = 0; i < n; ++i) seed[i] = T(0);
+        if (terms.any) {
+          if constexpr (ox::nnz > 0) {
+            T v[ox::nnz];
+            m.template jacobian_values<M::jacobian::obs_x>(ts, y, 1, pc, 1, v, 1);
+            add_seeded_transpose(v, mubar, seed, typename ox::rows{}, typename ox::columns{});
+          }
+          if constexpr (op::nnz > 0) {
+            T v[op::nnz];
+            m.template jacobian_values<M::jacobian::obs_p>(ts, y, 1, pc, 1, v, 1);
+            add_seeded_transpose(v, mubar, pbar, typename op::rows{}, typename op::columns{});
+          }
+        }
+        for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = seed[i];
+      }
+    } else {
+      for (std::size_t k = 0; k < o.n_save * n; ++k) tape[k] = T(0);
+    }
+
+    // Backward over the steps. Step r served the save times in (t, t_new]:
+    // those at t_new from its end (their seeds join the end's adjoint),
+    // the others from its continuous extension.
+    explicit_rk_adjoint<Method, M> adj;
+    std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
+    T y[n];
+    for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
+      const std::size_t at = rec.record(r);
+      const T t = tape[at], t_new = tape[at + 1], h = tape[at + 2];
+      for (int i = 0; i < n; ++i) y[i] = tape[at + 3 + std::size_t(i)];
+      for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
+        for (int i = 0; i < n; ++i) ybar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+      std::ptrdiff_t s_lo = s_hi;
+      while (s_lo >= 0 && o.save_times[s_lo] > t) --s_lo;
+      const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
+      adj.backward(m, pc, 1, t, h, y, ybar, pbar, dense, st);
+      s_hi = s_lo;
+    }
+    for (; s_hi >= 0; --s_hi)  // save times at t0 or before it: the initial state itself
+      for (int i = 0; i < n; ++i) ybar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+
+    prior_sum<T, true> add{pc, 1, &value, pbar};
+    pri.each(add);
+  }
+  *value_out = ok ? value : -special::infinity<T>();
+  for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? pbar[j] : T(0);
+  for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = ok ? ybar[i] : T(0);
+  return status;
+}
+
+}  // namespace detail
+
+namespace host {
+
+// The log-density of every trajectory and its gradient by the discrete
+// adjoint (explicit methods; one trajectory at a time per thread, each
+// thread with one tape).
+template <class M, class Method, class Lik, class Pri>
+log_density_result<typename M::scalar> log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr,
+                                                   const Lik& lik,
+                                                   std::span<const series_data<typename M::scalar>> data,
+                                                   const Pri& pri, std::size_t count,
+                                                   batch<const typename M::scalar> x0,
+                                                   batch<const typename M::scalar> p, discrete_adjoint how,
+                                                   threads exec = threads{}) {
+  using T = typename M::scalar;
+  constexpr std::size_t columns = M::n_params + M::n_states;
+  if (how.recorded_steps < 1)
+    throw problem_error("fluxion: discrete_adjoint::recorded_steps must be at least 1, got " +
+                        std::to_string(how.recorded_steps));
+  std::vector<T> atol;
+  const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, atol);
+  const ode_options<T> o = check_problem(checked, M::n_states);
+  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+  std::vector<fluxion::detail::series_view<T>> views(data.size() > 0 ? data.size() : 1);
+  for (std::size_t k = 0; k < data.size(); ++k)
+    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
+                data[k].trials.empty() ? nullptr : data[k].trials.data()};
+
+  log_density_result<T> r;
+  r.trajectories = count;
+  r.columns = columns;
+  r.value.assign(count, T(0));
+  r.gradients.assign(columns * count, T(0));
+  r.status.assign(count, solve_status::success);
+  r.stats.assign(count, solve_statistics{});
+  const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<M>(o.n_save, how.recorded_steps);
+  const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * 3;
+  fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+    std::vector<T> tape(tape_values);
+    for (std::size_t b = begin; b < end; ++b)
+      r.status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
+          m, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
+          cp.data + std::ptrdiff_t(b) * cp.instance_stride, cp.element_stride, &r.value[b], r.gradients.data() + b,
+          std::ptrdiff_t(count), r.stats[b], fluxion::detail::adjoint_tape<T>{tape.data(), 1, how.recorded_steps});
+  });
+  return r;
+}
+
+}  // namespace host
+
+}  // namespace fluxion

@@ -1,0 +1,151 @@
+#pragma once
+// The discrete adjoint of an explicit Runge-Kutta step (solve/explicit_rk.hpp):
+// backward through the steps a forward integration took, held fixed, it
+// gives the gradient of a function of the saved states with respect to the
+// initial state and the parameters. It is the exact derivative of the
+// computed trajectory (to rounding), not an approximation of the continuous
+// adjoint: it equals forward sensitivities integrated with the same steps,
+// and its cost does not grow with the number of parameters.
+//
+// A step from y at t with length h has stages k_j = f(t + c_j h, X_j, p),
+// X_0 = y, X_j = y + h sum_{l<j} a_jl k_l, its end y_new = y + h sum_j b_j k_j,
+// and at a save time t + theta h inside it the continuous extension
+// y(theta) = y + h sum_j w_j(theta) k_j (Vern7's extra stages among the k_j).
+// Given ybar, the adjoint of y_new, and the seeds sbar_s of the save times
+// inside the step:
+//   kbar_j  = h b_j ybar + h sum_s w_j(theta_s) sbar_s
+//   for j = the last stage .. 0:
+//     Xbar_j = J_x(t + c_j h, X_j)^T kbar_j,   pbar += J_p(t + c_j h, X_j)^T kbar_j,
+//     kbar_l += h a_jl Xbar_j  (l < j)
+//   the adjoint of y:  ybar + sum_s sbar_s + sum_j Xbar_j
+// (W. W. Hager, "Runge-Kutta methods in optimal control and the transformed
+// adjoint system", Numer. Math. 87 (2000) 247-282; A. Sandu, "On the
+// properties of Runge-Kutta discrete adjoints", ICCS 2006, LNCS 3994).
+// The stages are recomputed from y; the stage inputs X_j are formed again
+// from them in the backward loop, by the forward step's own code. J_x and
+// J_p are the model's exact sparse Jacobians, multiplied transposed over
+// their compile-time non-zeros. A stage that only the continuous extension
+// weighs (Tsit5's last: b = 0 and no later stage reads it) is skipped in a
+// step without a save time inside it.
+#include <cstddef>
+#include <utility>
+
+#include <fluxion/config/macros.hpp>
+#include <fluxion/solve/explicit_rk.hpp>
+#include <fluxion/solve/sensitivity.hpp>
+#include <fluxion/solve/status.hpp>
+
+namespace fluxion {
+
+namespace detail {
+
+// Whether only the continuous extension reads stage J: b_J = 0 and no later
+// stage of the step weighs it.
+template <class Method, int J>
+constexpr bool rk_stage_only_dense() {
+  if (J >= Method::stages) return true;
+  if (Method::b[J] != 0.0) return false;
+  for (int l = J + 1; l < Method::stages; ++l)
+    if (Method::a[l][J] != 0.0) return false;
+  return true;
+}
+
+}  // namespace detail
+
+template <class Method, class M>
+struct explicit_rk_adjoint {
+  using T = typename M::scalar;
+  using step_type = explicit_rk_step<Method, M>;
+  static constexpr int n = int(M::n_states);
+  static constexpr int S = step_type::S;
+  static constexpr int D = step_type::D;
+
+  step_type step;  // the recomputed stages, step.k
+  T kbar[D][n];
+
+  // Backward through the step from y at t with length h: ybar, the adjoint
+  // of the step's end on entry, is that of y on return; pbar (n_params
+  // values) accumulates. Dense gives the save times inside the step (not at
+  // its end): count(), theta(s) and seed(s, i) for s < count().
+  template <class Dense>
+  FLUXION_HOST_DEVICE void backward(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ybar, T* pbar,
+                                    const Dense& dense, solve_statistics& st) {
+    step.begin(m, t, y, p, ps, st);
+    T in[n];
+    step.template stages<1, S>(m, p, ps, t, h, y, in);
+    st.rhs_evaluations += S - 1;
+    const int inside = dense.count();
+    if constexpr (D > S) {
+      if (inside > 0) {
+        step.template stages<S, D>(m, p, ps, t, h, y, in);
+        st.rhs_evaluations += D - S;
+      }
+    }
+    seed_solution(h, ybar, std::make_integer_sequence<int, D>{});
+    for (int s = 0; s < inside; ++s) {
+      T w[D];
+      Method::dense_weights(dense.theta(s), w);
+      for (int i = 0; i < n; ++i) {
+        const T sb = dense.seed(s, i);
+        ybar[i] += sb;
+        for (int j = 0; j < D; ++j) kbar[j][i] += h * w[j] * sb;
+      }
+    }
+    reverse_stage<D - 1>(m, p, ps, t, h, y, ybar, pbar, inside > 0, st);
+  }
+
+ private:
+  using jx = detail::jacobian_entries<M, M::jacobian::x>;
+  using jp = detail::jacobian_entries<M, M::jacobian::p>;
+
+  // kbar_j = h b_j ybar (0 for the extra stages).
+  template <int... J>
+  FLUXION_HOST_DEVICE void seed_solution(T h, const T* ybar, std::integer_sequence<int, J...>) {
+    (seed_row<J>(h, ybar), ...);
+  }
+  template <int J>
+  FLUXION_HOST_DEVICE void seed_row(T h, const T* ybar) {
+    constexpr double b = J < S ? detail::rk_coefficient<Method, detail::rk_solution_row, (J < S ? J : 0)> : 0.0;
+    for (int i = 0; i < n; ++i) kbar[J][i] = b == 0.0 ? T(0) : h * T(b) * ybar[i];
+  }
+
+  // kbar_l += h a_Jl xb over the columns l < J whose coefficient is not zero.
+  template <int J, int... L>
+  FLUXION_HOST_DEVICE void spread(T h, const T* xb, std::integer_sequence<int, L...>) {
+    for (int i = 0; i < n; ++i) ((kbar[L][i] += h * T(detail::rk_coefficient<Method, J, L>) * xb[i]), ...);
+  }
+
+  template <int J>
+  FLUXION_HOST_DEVICE void reverse_stage(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ybar,
+                                         T* pbar, bool inside, solve_statistics& st) {
+    if constexpr (J >= 0) {
+      if (!detail::rk_stage_only_dense<Method, J>() || inside) {
+        T x[n];
+        if constexpr (J == 0) {
+          for (int i = 0; i < n; ++i) x[i] = y[i];
+        } else {
+          step.template stage_input<J>(h, y, x);
+        }
+        const T tj = J == 0 ? t : t + T(Method::c[J]) * h;  // the forward stage's time, as stages() forms it
+        T xb[n];
+        for (int i = 0; i < n; ++i) xb[i] = T(0);
+        if constexpr (jx::nnz > 0) {
+          T v[jx::nnz];
+          m.template jacobian_values<M::jacobian::x>(tj, x, 1, p, ps, v, 1);
+          detail::add_sparse_product(v, kbar[J], 1, xb, 1, typename jx::columns{}, typename jx::rows{});
+        }
+        if constexpr (jp::nnz > 0) {
+          T v[jp::nnz];
+          m.template jacobian_values<M::jacobian::p>(tj, x, 1, p, ps, v, 1);
+          detail::add_sparse_product(v, kbar[J], 1, pbar, 1, typename jp::columns{}, typename jp::rows{});
+        }
+        ++st.jacobian_evaluations;
+        for (int i = 0; i < n; ++i) ybar[i] += xb[i];
+        if constexpr (J > 0) spread<J>(h, xb, typename step_type::template nonzero<J, J>{});
+      }
+      reverse_stage<J - 1>(m, p, ps, t, h, y, ybar, pbar, inside, st);
+    }
+  }
+};
+
+}  // namespace fluxion
