@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ratios of bench/run_inference.sh's JSON lines: for each variant, dtype and
 measurement (value, value_and_grad, value_and_grad_lanes: the gradient a
-lane a sensitivity column, against the peers' value_and_grad), the peers' median time over fluxion's,
+lane a sensitivity column, value_and_grad_adjoint: by the discrete adjoint,
+both against the peers' value_and_grad), the peers' median time over fluxion's,
 and the first trajectory's value and gradient side by side (relative
 difference) as a check that both computed the same log-density.
 
@@ -24,8 +25,8 @@ for key in sorted(fl):
     line = f"{key[0]:8} {key[1]:5} {key[2]:20} {f['median_ms']:11.3f}"
     jdiff = gdiff = ""
     for impl in ("jax", "torch"):
-        # fluxion's lane-a-column gradient against the peers' one gradient
-        want = key[:2] + ("value_and_grad" if key[2] == "value_and_grad_lanes" else key[2],)
+        # fluxion's lane-a-column and adjoint gradients against the peers' one gradient
+        want = key[:2] + ("value_and_grad" if key[2].startswith("value_and_grad") else key[2],)
         p = [r for r in rows if r.get("impl") == impl and (r.get("variant"), r.get("dtype"), r.get("what")) == want]
         if p and "median_ms" in p[0]:
             line += f" {p[0]['median_ms']:10.2f} {p[0]['median_ms'] / f['median_ms']:8.1f}x" + (" " if impl == "jax" else "")
@@ -43,3 +44,6 @@ for r in rows:
               f"with gradient {r['value_and_grad_ms']:.1f} ms = {r['grad_over_solve']:.2f}x one solve "
               f"(forward sensitivities bound it by about 1 + parameters + states = {r['bound']}); "
               f"steps {r['steps_solve']} vs {r['steps_grad']} (the error test includes the sensitivities)")
+        if "value_and_grad_adjoint_ms" in r:
+            print(f"host, one thread: with gradient by the discrete adjoint {r['value_and_grad_adjoint_ms']:.1f} ms = "
+                  f"{r['adjoint_over_solve']:.2f}x one solve")

@@ -98,9 +98,10 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
   device_array<T> dx(x0), dp(p), value(n), grad((seir::n_params + 4) * n);
   device_array<fx::solve_status> status(n);
   const char* dtype = sizeof(T) == 8 ? "f64" : "f32";
-  // value; value and gradient a thread a trajectory; the same a lane a column.
-  for (int what = 0; what < 3; ++what) {
-    const bool gradient = what > 0, by_column = what == 2;
+  // value; value and gradient a thread a trajectory; the same a lane a
+  // column; the same by the discrete adjoint.
+  for (int what = 0; what < 4; ++what) {
+    const bool gradient = what > 0, by_column = what == 2, by_adjoint = what == 3;
     const fx::log_density_buffers<T> out{{value.ptr, n}, gradient ? std::span<T>(grad.ptr, grad.n) : std::span<T>{},
                                          {status.ptr, n}};
     const auto run = [&] {
@@ -109,6 +110,9 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
       if (by_column)
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out,
                               fx::cuda::lane_per_column{});
+      else if (by_adjoint)
+        fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out,
+                              fx::discrete_adjoint{});
       else
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out);
     };
@@ -134,7 +138,7 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
     for (auto s : st) failed += s != fx::solve_status::success;
     std::printf("{\"impl\": \"fluxion\", \"what\": \"%s\", \"variant\": \"%s\", \"dtype\": \"%s\", \"N\": %zu, "
                 "\"median_ms\": %.4f, \"min_ms\": %.4f, \"failed\": %zu, \"value0\": %.10g",
-                what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
+                what == 3 ? "value_and_grad_adjoint" : what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
                 double(v[0]));
     if (gradient) {
       const auto g = grad.get();
@@ -186,10 +190,15 @@ void host_costs(std::size_t n, const seir::synthetic& data) {
     steps_grad = 0;
     for (const auto& s : r.stats) steps_grad += std::size_t(s.accepted + s.rejected);
   });
+  const double adjoint = time_ms([&] {
+    fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, fx::discrete_adjoint{}, one);
+  });
   std::printf("{\"impl\": \"fluxion-host\", \"what\": \"gradient_cost\", \"N\": %zu, \"solve_ms\": %.3f, "
               "\"value_ms\": %.3f, \"value_and_grad_ms\": %.3f, \"grad_over_solve\": %.3f, \"bound\": %d, "
-              "\"steps_solve\": %zu, \"steps_grad\": %zu}\n",
-              n, solve, value, grad, grad / solve, 1 + seir::n_params + 4, steps_solve, steps_grad);
+              "\"steps_solve\": %zu, \"steps_grad\": %zu, \"value_and_grad_adjoint_ms\": %.3f, "
+              "\"adjoint_over_solve\": %.3f}\n",
+              n, solve, value, grad, grad / solve, 1 + seir::n_params + 4, steps_solve, steps_grad, adjoint,
+              adjoint / solve);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <fluxion/cuda.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -156,13 +157,34 @@ result log_densities_match_host() {
   fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
                         fx::log_density_buffers<T>{value_l.span(), grad_l.span(), status_l.span()},
                         fx::cuda::lane_per_column{});
+  // The discrete adjoint (a thread a trajectory, a tape each); and with a
+  // tape too short for any trajectory: max_steps, -inf, a zero gradient.
+  device_buffer<T> value_a(B), grad_a(columns * B), value_short(B), grad_short(columns * B);
+  device_buffer<fx::solve_status> status_a(B), status_short(B);
+  fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                        fx::log_density_buffers<T>{value_a.span(), grad_a.span(), status_a.span()},
+                        fx::discrete_adjoint{});
+  fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                        fx::log_density_buffers<T>{value_short.span(), grad_short.span(), status_short.span()},
+                        fx::discrete_adjoint{.recorded_steps = 3});
   sync();
+  {
+    const auto st = status_short.download();
+    const auto v = value_short.download();
+    const auto g = grad_short.download();
+    bool all = true;
+    for (std::size_t b = 0; b < B; ++b) all = all && st[b] == fx::solve_status::max_steps && v[b] == -std::numeric_limits<T>::infinity();
+    for (T e : g) all = all && e == T(0);
+    if (!all) r.failures.push_back("the adjoint with a 3-step tape did not end every trajectory with max_steps, -inf, 0");
+  }
   const double tol = is_double ? 1e-7 : 2e-3;
   compare(r, "log-density (with gradient)", value.download(), host.value, tol);
   compare(r, "log-density (value only)", value_only.download(), host.value, tol);
   compare(r, "log-density (a lane a column)", value_l.download(), host.value, tol);
+  compare(r, "log-density (the discrete adjoint)", value_a.download(), host.value, tol);
   // Gradient entries compared relative to the trajectory's largest one.
-  for (const auto& [g, what] : {std::pair{grad.download(), "gradient"}, std::pair{grad_l.download(), "gradient (a lane a column)"}}) {
+  for (const auto& [g, what] : {std::pair{grad.download(), "gradient"}, std::pair{grad_l.download(), "gradient (a lane a column)"},
+                                  std::pair{grad_a.download(), "gradient (the discrete adjoint)"}}) {
     double worst = 0;
     for (std::size_t b = 0; b < B; ++b) {
       double scale = 1;
@@ -174,7 +196,7 @@ result log_densities_match_host() {
       r.failures.push_back(std::string(what) + " differs from the host's by " + std::to_string(worst) +
                            " of its largest entry");
   }
-  for (const auto& s : {status.download(), status_v.download(), status_l.download()})
+  for (const auto& s : {status.download(), status_v.download(), status_l.download(), status_a.download()})
     for (auto st : s)
       if (st != fx::solve_status::success) r.failures.push_back("a device trajectory did not succeed");
 
@@ -212,7 +234,7 @@ result log_densities_match_host() {
   family_on_device<fx::beta_binomial, T>(r, {0, 3, 12, 20}, {0.1, 0.6}, {0.5, 10}, 20);
 
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
-              "log-densities and gradients (10 columns; a thread and a lane a column) of 256 SEIR trajectories under negative binomial "
+              "log-densities and gradients (10 columns; a thread, a lane a column and the discrete adjoint) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
               "host's, value-only path too; bad data and host pointers refused before launch";
   return r;

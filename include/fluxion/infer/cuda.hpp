@@ -30,6 +30,7 @@
 // lanes by save time. Its scratch is a lane's records and terms:
 // save times x (observables + the series' partials) values a lane.
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
@@ -41,6 +42,7 @@
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/infer/log_density.hpp>
+#include <fluxion/infer/log_density_adjoint.hpp>
 #include <fluxion/infer/log_density_columns.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
@@ -89,6 +91,28 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
     status[b] = fluxion::detail::trajectory_log_density<Method, Gradient, true>(
         m, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
         Gradient ? gradients + i : nullptr, std::ptrdiff_t(count), st, deferred);
+    if (stats) stats[b] = st;
+  }
+}
+
+// The discrete adjoint (infer/log_density_adjoint.hpp): one thread a
+// trajectory, each resident thread with a tape in its slot of `scratch`
+// (value k of slot i at scratch[i + k slots]: a warp's accesses coalesce).
+template <class Method, class M, class Lik, class Pri, class T>
+__global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS log_density_adjoint_kernel(
+    M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, Pri pri,
+    std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p, strides ps,
+    T* __restrict__ value, T* __restrict__ gradients, solve_status* __restrict__ status,
+    solve_statistics* __restrict__ stats, T* __restrict__ scratch, std::int32_t recorded_steps) {
+  const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;
+  const fluxion::detail::adjoint_tape<T> tape{scratch + slot, std::ptrdiff_t(slots), recorded_steps};
+  for (std::size_t b = slot; b < count; b += slots) {
+    const auto i = std::ptrdiff_t(b);
+    solve_statistics st{};
+    status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
+        m, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
+        gradients + i, std::ptrdiff_t(count), st, tape);
     if (stats) stats[b] = st;
   }
 }
@@ -214,17 +238,30 @@ void log_density(const M& m, Method method, const ode_problem<typename M::scalar
 }
 
 template <class M, class Method, class Lik, class Pri, class Policy>
-  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, lane_per_column>)
+  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, lane_per_column> ||
+           std::is_same_v<Policy, discrete_adjoint>)
 void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
                  std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
-                 const log_density_buffers<typename M::scalar>& out, Policy, cudaStream_t stream = nullptr) {
+                 const log_density_buffers<typename M::scalar>& out, Policy policy, cudaStream_t stream = nullptr) {
   using T = typename M::scalar;
   constexpr std::size_t columns = M::n_params + M::n_states;
   const bool gradient = !out.gradients.empty();
+  constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
+  std::int32_t recorded_steps = 0;
+  if constexpr (by_adjoint) {
+    recorded_steps = policy.recorded_steps;
+    if (recorded_steps < 1)
+      throw problem_error("fluxion: discrete_adjoint::recorded_steps must be at least 1, got " +
+                          std::to_string(recorded_steps));
+  }
+  const bool adjoint_kernel = by_adjoint && gradient;
+  // Forward sensitivities integrate the augmented system (its tolerances);
+  // the adjoint and the value alone, the model.
+  const bool sensitivities = gradient && !adjoint_kernel;
   std::vector<T> atol;
-  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-  const std::size_t n_system = gradient ? sensitivity_system<M>::n_states : M::n_states;
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, atol);
+  const std::size_t n_system = sensitivities ? sensitivity_system<M>::n_states : M::n_states;
   ode_options<T> o = check_problem(aug, n_system);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
@@ -269,6 +306,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     using member_sink_t = fluxion::detail::member_log_density_sink<M, Lik, detail::lane_group<int(1 + columns)>>;
     if (gradient) slot_bytes = member_sink_t::slot_values(n_slot_saves) * sizeof(T);
   }
+  if (adjoint_kernel)
+    slot_bytes = fluxion::detail::adjoint_tape<T>::template values<M>(n_slot_saves, recorded_steps) * sizeof(T);
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
       columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
@@ -278,7 +317,11 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     if (gradient)
       blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, threads,
                                           lanes_needed, slot_bytes);
-  if (!columns_kernel)
+  if constexpr (by_adjoint)
+    if (gradient)
+      blocks = detail::log_density_blocks(detail::log_density_adjoint_kernel<Method, M, Lik, Pri, T>, threads, count,
+                                          slot_bytes);
+  if (!columns_kernel && !adjoint_kernel)
     blocks = gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, threads,
                                                    count, slot_bytes)
                       : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, threads,
@@ -323,7 +366,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
 
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   solve_statistics* const stats = with_stats ? cstat.data : nullptr;
-  if (columns_kernel) {
+  if (adjoint_kernel) {
+    if constexpr (by_adjoint)
+      detail::log_density_adjoint_kernel<Method><<<blocks, threads, 0, stream>>>(
+          m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch,
+          recorded_steps);
+  } else if (columns_kernel) {
     if constexpr (by_column)
       detail::log_density_columns_kernel<Method><<<blocks, threads, 0, stream>>>(
           m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch);

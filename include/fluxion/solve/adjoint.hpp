@@ -39,16 +39,17 @@ namespace fluxion {
 
 namespace detail {
 
-// Whether only the continuous extension reads stage J: b_J = 0 and no later
-// stage of the step weighs it.
-template <class Method, int J>
-constexpr bool rk_stage_only_dense() {
-  if (J >= Method::stages) return true;
-  if (Method::b[J] != 0.0) return false;
-  for (int l = J + 1; l < Method::stages; ++l)
-    if (Method::a[l][J] != 0.0) return false;
-  return true;
+// Whether no stage after J of the step weighs stage J.
+template <class Method, int J, int L = J + 1>
+constexpr bool rk_no_later_stage_reads() {
+  if constexpr (L >= Method::stages) return true;
+  else return Method::a[L][J] == 0.0 && rk_no_later_stage_reads<Method, J, L + 1>();
 }
+// Whether only the continuous extension reads stage J: b_J = 0 and no later
+// stage of the step weighs it (a constant, so that device code may read it).
+template <class Method, int J>
+inline constexpr bool rk_stage_only_dense =
+    J >= Method::stages || (Method::b[J < Method::stages ? J : 0] == 0.0 && rk_no_later_stage_reads<Method, J>());
 
 }  // namespace detail
 
@@ -119,7 +120,7 @@ struct explicit_rk_adjoint {
   FLUXION_HOST_DEVICE void reverse_stage(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ybar,
                                          T* pbar, bool inside, solve_statistics& st) {
     if constexpr (J >= 0) {
-      if (!detail::rk_stage_only_dense<Method, J>() || inside) {
+      if (!detail::rk_stage_only_dense<Method, J> || inside) {
         T x[n];
         if constexpr (J == 0) {
           for (int i = 0; i < n; ++i) x[i] = y[i];
