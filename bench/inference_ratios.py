@@ -39,7 +39,11 @@ for key in sorted(fl):
             line += f" {'-':>10} {'-':>8} " + (" " if impl == "jax" else "")
     print(line + f" {jdiff:>21} {gdiff:>24}")
 for r in rows:
-    if r.get("impl") == "fluxion-host":
+    if r.get("impl") == "fluxion-host" and "model" in r:
+        print(f"host, one thread, {r['model']} ({r['columns']} columns), N = {r['N']}: forward sensitivities "
+              f"{r['grad_over_solve']:.1f}x one solve, the discrete adjoint {r['adjoint_over_solve']:.1f}x "
+              f"(gradients differ by {r['max_rel_diff']:.1e} of the largest entry)")
+    elif r.get("impl") == "fluxion-host":
         print(f"host, one thread, N = {r['N']}: plain solve {r['solve_ms']:.1f} ms, log-density {r['value_ms']:.1f} ms, "
               f"with gradient {r['value_and_grad_ms']:.1f} ms = {r['grad_over_solve']:.2f}x one solve "
               f"(forward sensitivities bound it by about 1 + parameters + states = {r['bound']}); "
