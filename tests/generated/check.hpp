@@ -14,7 +14,9 @@
 //                                                vs complex-step along it, and vs J v
 //   (second executable, GEN_EXTRA, every third model: fluxion compiled for
 //   std::complex<double>, the host batch drivers, and rhs_cooperative shared
-//   among 1, 2, 3 and 7 threads, bit for bit with rhs; see check_extra)
+//   among 1, 2, 3 and 7 threads, bit for bit with rhs, and the discrete
+//   adjoint of a fixed-step run against central differences of the run; see
+//   check_extra)
 // and once per model, for each of the four patterns (fx::jacobian_pattern):
 //   sound       every entry that changes numerically (a small move of one
 //               input at any point changes an output, or its complex-step
@@ -39,6 +41,7 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -143,7 +146,50 @@ struct extra_ops {
   batch_fn rhs_soa, rhs_aos, observe_soa;               // fx::host::rhs / observe over batches
   // fx::compiled::rhs_cooperative by a group of `members` host threads
   void (*rhs_cooperative)(double, const double*, const double*, double*, unsigned members);
+  // L = sum_s w_s . y(t_s) of a fixed-step Tsit5 run and its gradient (the
+  // parameters, then x0) by the discrete adjoint (adjoint_functional below)
+  bool (*adjoint)(const double* x0, const double* p, const double* w, double* L, double* grad);
 };
+
+// Fixed-step Tsit5 from t = 0 to 0.4 in steps of 0.05, save times at t0,
+// inside steps (two in one) and at steps' ends; L = sum_s w_s . y(t_s) and,
+// when `grad`, its gradient in (p, x0) by the discrete adjoint
+// (fx::detail::adjoint_backward, solve/adjoint.hpp). False when the run fails.
+inline constexpr double adjoint_save_times[] = {0.0, 0.1, 0.12, 0.14, 0.25, 0.4};
+inline constexpr std::size_t adjoint_saves = 6;
+template <class M>
+bool adjoint_functional(const double* x0, const double* p, const double* w, double* L, double* grad) {
+  constexpr std::size_t ns = M::n_states, np = M::n_params;
+  fx::ode_options<double> o;
+  o.t0 = 0;
+  o.t1 = 0.4;
+  o.save_times = adjoint_save_times;
+  o.n_save = adjoint_saves;
+  o.initial_step = 0.05;
+  o.adaptive = false;
+  constexpr std::int32_t steps = 16;
+  std::vector<double> tape(fx::detail::adjoint_tape<double>::values<M>(adjoint_saves, steps));
+  fx::detail::adjoint_recorder<M> rec{{tape.data(), 1, steps}, adjoint_saves};
+  std::vector<double> last(ns + 1), pb(p, p + np);
+  pb.push_back(0.0);
+  const fx::trajectory_io<double> io{x0, 1, pb.data(), 1, nullptr, 0, 0, last.data(), 1};
+  fx::solve_statistics st{};
+  if (fx::stepper_of<fx::tsit5, M>::type::run(M{}, o, io, st, rec) != fx::solve_status::success || rec.full)
+    return false;
+  *L = 0;
+  for (std::size_t k = 0; k < adjoint_saves * ns; ++k) {
+    *L += w[k] * tape[k];
+    tape[k] = w[k];  // the seeds: d L / d y(t_s)
+  }
+  if (!std::isfinite(*L)) return false;
+  if (grad) {
+    std::vector<double> pbar(np + 1, 0.0), xbar(ns + 1, 0.0);
+    fx::detail::adjoint_backward<fx::tsit5>(M{}, o, pb.data(), 1, rec, xbar.data(), pbar.data(), st);
+    for (std::size_t j = 0; j < np; ++j) grad[j] = pbar[j];
+    for (std::size_t i = 0; i < ns; ++i) grad[np + i] = xbar[i];
+  }
+  return true;
+}
 
 // A group for rhs_cooperative: host threads meeting at a barrier.
 struct thread_group {
@@ -261,6 +307,7 @@ class suite {
           fx::host::observe(M{}, t, B, fx::soa(x), fx::soa(p), fx::soa(o));
         },
         &cooperative_rhs<M>,
+        &adjoint_functional<M>,
     };
     check_extra(ops, info);
   }
@@ -269,12 +316,15 @@ class suite {
   int finish() const {
     std::printf("%s: %d models, %ld checks, %ld failed checks in %d models\n", name_.c_str(), models_, checks_,
                 failures_, failed_models_);
+    if (adjoint_checked_ + adjoint_skipped_ > 0)
+      std::printf("%s: discrete adjoint checked on %d models, skipped on %d (the run left the model's domain)\n",
+                  name_.c_str(), adjoint_checked_, adjoint_skipped_);
     return failures_ == 0 ? 0 : 1;
   }
 
  private:
   std::string name_;
-  int models_ = 0, failed_models_ = 0;
+  int models_ = 0, failed_models_ = 0, adjoint_checked_ = 0, adjoint_skipped_ = 0;
   long checks_ = 0, failures_ = 0;
 
   // Per model: failures are printed (the model's source once, then at most
@@ -630,6 +680,48 @@ inline void suite::check_extra(const extra_ops& ops, const model_info& info) {
         check(got[r] == one[r] || (std::isnan(got[r]) && std::isnan(one[r])),
               "rhs_cooperative (" + std::to_string(members) + " threads) " + xn_[r] + " = " + num(got[r]) +
                   ", rhs " + num(one[r]) + pt_at);
+    }
+  }
+
+  // The discrete adjoint of a fixed-step run against central differences of
+  // the run itself (the steps fixed, the computed L is smooth in x0 and p):
+  // |adjoint - fd| <= 1e-5 (|fd| + the largest |fd|) + 1e-7. A point where
+  // the run leaves the model's domain is skipped (a printed count).
+  {
+    double t = 0;
+    std::vector<double> x, p;
+    if (draw_point(ops, rng, t, x, p)) {
+      std::vector<double> w(adjoint_saves * ns), grad(np + ns + 1);
+      for (auto& e : w) e = dir(rng);
+      double L = 0;
+      if (ops.adjoint(x.data(), p.data(), w.data(), &L, grad.data())) {
+        std::vector<double> fd(np + ns);
+        bool all = true;
+        for (std::size_t j = 0; j < np + ns && all; ++j) {
+          std::vector<double> xu = x, xd = x, pu = p, pd = p;
+          double& up = j < np ? pu[j] : xu[j - np];
+          double& dn = j < np ? pd[j] : xd[j - np];
+          const double h = 1e-6 * (1 + std::fabs(up));
+          up += h, dn -= h;
+          double Lu = 0, Ld = 0;
+          all = ops.adjoint(xu.data(), pu.data(), w.data(), &Lu, nullptr) &&
+                ops.adjoint(xd.data(), pd.data(), w.data(), &Ld, nullptr);
+          fd[j] = (Lu - Ld) / (2 * h);
+        }
+        if (all) {
+          ++adjoint_checked_;
+          double scale = 0;
+          for (double v : fd) scale = std::max(scale, std::fabs(v));
+          for (std::size_t j = 0; j < np + ns; ++j)
+            check(std::fabs(grad[j] - fd[j]) <= 1e-5 * (std::fabs(fd[j]) + scale) + 1e-7,
+                  "discrete adjoint d L / d " + (j < np ? pn_[j] : xn_[j - np] + "(0)") + " = " + num(grad[j]) +
+                      ", central differences " + num(fd[j]) + " at " + point_text(0.0, x, p));
+        } else {
+          ++adjoint_skipped_;
+        }
+      } else {
+        ++adjoint_skipped_;
+      }
     }
   }
 

@@ -40,50 +40,6 @@ struct discrete_adjoint {
 
 namespace detail {
 
-// One trajectory's tape: value k at at[k * stride]. The state at save time s
-// (then the seed of the backward pass there) at s n_states + i; accepted
-// step r's record (t, t_new, h, y) from n_save n_states + r (n_states + 3).
-template <class T>
-struct adjoint_tape {
-  T* at = nullptr;
-  std::ptrdiff_t stride = 1;
-  std::int32_t steps = 0;  // capacity in accepted steps
-  FLUXION_HOST_DEVICE T& operator[](std::size_t k) const { return at[std::ptrdiff_t(k) * stride]; }
-  template <class M>
-  FLUXION_HOST_DEVICE static constexpr std::size_t values(std::size_t n_save, std::int32_t steps) {
-    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 3);
-  }
-};
-
-// The forward pass's sink: saved states and step records onto the tape.
-template <class M>
-struct adjoint_recorder {
-  using T = typename M::scalar;
-  static constexpr int n = int(M::n_states);
-  static constexpr bool saves = true;
-  adjoint_tape<T> tape;
-  std::size_t n_save;
-  std::int32_t steps = 0;
-  bool full = false;
-
-  template <class Values>
-  FLUXION_HOST_DEVICE void save(std::size_t s, T, int, const Values& values) {
-    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = values(i);
-  }
-  FLUXION_HOST_DEVICE void accepted_step(T t, T t_new, T h, const T* y) {
-    if (steps == tape.steps) {
-      full = true;
-      return;
-    }
-    const std::size_t at = record(steps++);
-    tape[at] = t, tape[at + 1] = t_new, tape[at + 2] = h;
-    for (int i = 0; i < n; ++i) tape[at + 3 + std::size_t(i)] = y[i];
-  }
-  FLUXION_HOST_DEVICE std::size_t record(std::int32_t r) const {
-    return n_save * n + std::size_t(r) * std::size_t(n + 3);
-  }
-};
-
 // The series' terms at one save time: the value, the adjoints of the
 // observables (mubar) and of the families' own parameters (into pbar).
 template <class M>
@@ -120,19 +76,6 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
   std::size_t e = 0;
   ((out[C] += w[R] != T(0) ? v[e] * w[R] : T(0), ++e), ...);
 }
-
-// The save times of step (t, h) strictly inside it, first .. end - 1.
-template <class T>
-struct adjoint_dense_seeds {
-  const T* save_times;
-  adjoint_tape<T> tape;
-  int n;
-  std::ptrdiff_t first, end;
-  T t, h;
-  FLUXION_HOST_DEVICE int count() const { return int(end - first); }
-  FLUXION_HOST_DEVICE T theta(int s) const { return (save_times[first + s] - t) / h; }  // as the driver forms it
-  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape[std::size_t(first + s) * std::size_t(n) + std::size_t(i)]; }
-};
 
 // One trajectory's log-density and gradient (columns grad_stride apart: the
 // parameters, then the initial state) by the discrete adjoint, its tape
@@ -195,26 +138,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
       for (std::size_t k = 0; k < o.n_save * n; ++k) tape[k] = T(0);
     }
 
-    // Backward over the steps. Step r served the save times in (t, t_new]:
-    // those at t_new from its end (their seeds join the end's adjoint),
-    // the others from its continuous extension.
-    explicit_rk_adjoint<Method, M> adj;
-    std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
-    T y[n];
-    for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
-      const std::size_t at = rec.record(r);
-      const T t = tape[at], t_new = tape[at + 1], h = tape[at + 2];
-      for (int i = 0; i < n; ++i) y[i] = tape[at + 3 + std::size_t(i)];
-      for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
-        for (int i = 0; i < n; ++i) ybar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
-      std::ptrdiff_t s_lo = s_hi;
-      while (s_lo >= 0 && o.save_times[s_lo] > t) --s_lo;
-      const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
-      adj.backward(m, pc, 1, t, h, y, ybar, pbar, dense, st);
-      s_hi = s_lo;
-    }
-    for (; s_hi >= 0; --s_hi)  // save times at t0 or before it: the initial state itself
-      for (int i = 0; i < n; ++i) ybar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+    adjoint_backward<Method>(m, o, pc, 1, rec, ybar, pbar, st);
 
     prior_sum<T, true> add{pc, 1, &value, pbar};
     pri.each(add);

@@ -27,10 +27,20 @@
 // their compile-time non-zeros. A stage that only the continuous extension
 // weighs (Tsit5's last: b = 0 and no later stage reads it) is skipped in a
 // step without a save time inside it.
+//
+// A whole trajectory (infer/log_density_adjoint.hpp uses it):
+//   detail::adjoint_recorder<M> rec{tape, n_save};      // the driver's sink: saved
+//   stepper_of<Method, M>::type::run(m, o, io, st, rec); // states and step starts
+//   ... replace the saved state at save time s by the seed there, d L / d y(t_s) ...
+//   detail::adjoint_backward<Method>(m, o, p, ps, rec, xbar, pbar, st);
+// gives xbar = d L / d x0 and adds d L / d p to pbar, for any L of the saved states.
 #include <cstddef>
 #include <utility>
 
 #include <fluxion/config/macros.hpp>
+#include <cstdint>
+
+#include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/sensitivity.hpp>
 #include <fluxion/solve/status.hpp>
@@ -148,5 +158,101 @@ struct explicit_rk_adjoint {
     }
   }
 };
+
+namespace detail {
+
+// One trajectory's tape: value k at at[k * stride]. The state at save time s
+// (then the seed of the backward pass there) at s n_states + i; accepted
+// step r's record (t, t_new, h, y) from n_save n_states + r (n_states + 3).
+template <class T>
+struct adjoint_tape {
+  T* at = nullptr;
+  std::ptrdiff_t stride = 1;
+  std::int32_t steps = 0;  // capacity in accepted steps
+  FLUXION_HOST_DEVICE T& operator[](std::size_t k) const { return at[std::ptrdiff_t(k) * stride]; }
+  template <class M>
+  FLUXION_HOST_DEVICE static constexpr std::size_t values(std::size_t n_save, std::int32_t steps) {
+    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 3);
+  }
+};
+
+// The forward pass's sink: saved states and step records onto the tape.
+template <class M>
+struct adjoint_recorder {
+  using T = typename M::scalar;
+  static constexpr int n = int(M::n_states);
+  static constexpr bool saves = true;
+  adjoint_tape<T> tape;
+  std::size_t n_save;
+  std::int32_t steps = 0;
+  bool full = false;
+
+  template <class Values>
+  FLUXION_HOST_DEVICE void save(std::size_t s, T, int, const Values& values) {
+    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = values(i);
+  }
+  FLUXION_HOST_DEVICE void accepted_step(T t, T t_new, T h, const T* y) {
+    if (steps == tape.steps) {
+      full = true;
+      return;
+    }
+    const std::size_t at = record(steps++);
+    tape[at] = t, tape[at + 1] = t_new, tape[at + 2] = h;
+    for (int i = 0; i < n; ++i) tape[at + 3 + std::size_t(i)] = y[i];
+  }
+  FLUXION_HOST_DEVICE std::size_t record(std::int32_t r) const {
+    return n_save * n + std::size_t(r) * std::size_t(n + 3);
+  }
+};
+
+// The save times of step (t, h) strictly inside it, first .. end - 1, and
+// their seeds on the tape.
+template <class T>
+struct adjoint_dense_seeds {
+  const T* save_times;
+  adjoint_tape<T> tape;
+  int n;
+  std::ptrdiff_t first, end;
+  T t, h;
+  FLUXION_HOST_DEVICE int count() const { return int(end - first); }
+  FLUXION_HOST_DEVICE T theta(int s) const { return (save_times[first + s] - t) / h; }  // as the driver forms it
+  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape[std::size_t(first + s) * std::size_t(n) + std::size_t(i)]; }
+};
+
+// Backward over the recorded steps of one trajectory, the seeds on the
+// tape in place of the saved states (rec.tape[s n_states + i] = d L / d y_i(t_s)):
+// xbar (n_states values) receives d L / d x0; pbar (n_params values) accumulates
+// d L / d p. Step r served the save times in (t, t_new]: those at t_new from
+// its end (their seeds join the end's adjoint), the others from its
+// continuous extension; save times at t0 or before it, the initial state.
+template <class Method, class M>
+FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename M::scalar>& o,
+                                          const typename M::scalar* p, std::ptrdiff_t ps,
+                                          const adjoint_recorder<M>& rec, typename M::scalar* xbar,
+                                          typename M::scalar* pbar, solve_statistics& st) {
+  using T = typename M::scalar;
+  constexpr int n = int(M::n_states);
+  const adjoint_tape<T>& tape = rec.tape;
+  for (int i = 0; i < n; ++i) xbar[i] = T(0);
+  explicit_rk_adjoint<Method, M> adj;
+  std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
+  T y[n];
+  for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
+    const std::size_t at = rec.record(r);
+    const T t = tape[at], t_new = tape[at + 1], h = tape[at + 2];
+    for (int i = 0; i < n; ++i) y[i] = tape[at + 3 + std::size_t(i)];
+    for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
+      for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+    std::ptrdiff_t s_lo = s_hi;
+    while (s_lo >= 0 && o.save_times[s_lo] > t) --s_lo;
+    const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
+    adj.backward(m, p, ps, t, h, y, xbar, pbar, dense, st);
+    s_hi = s_lo;
+  }
+  for (; s_hi >= 0; --s_hi)
+    for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+}
+
+}  // namespace detail
 
 }  // namespace fluxion
