@@ -29,6 +29,13 @@
 // n_states (1 + columns), and the densities' terms are shared among the
 // lanes by save time. Its scratch is a lane's records and terms:
 // save times x (observables + the series' partials) values a lane.
+//
+// With the gradient, fx::discrete_adjoint{} (before the stream) computes it
+// backward through each trajectory's recorded steps
+// (infer/log_density_adjoint.hpp): a thread a trajectory integrating the
+// model alone, its scratch slot a tape of save times x n_states +
+// recorded_steps x (n_states + 3) values; a trajectory taking more accepted
+// steps than recorded_steps ends with status max_steps.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -35,11 +35,10 @@
 //   detail::adjoint_backward<Method>(m, o, p, ps, rec, xbar, pbar, st);
 // gives xbar = d L / d x0 and adds d L / d p to pbar, for any L of the saved states.
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include <fluxion/config/macros.hpp>
-#include <cstdint>
-
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/sensitivity.hpp>
