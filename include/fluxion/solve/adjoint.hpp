@@ -44,6 +44,17 @@
 #include <fluxion/solve/sensitivity.hpp>
 #include <fluxion/solve/status.hpp>
 
+// A tuning knob: -DFLUXION_ADJOINT_STEP_CALL makes the backward step a call
+// rather than inlined. On a GPU its stages and their adjoints then live in
+// the thread's stack instead of registers (ptxas, sm_90, the SEIR
+// log-density in double: 168 registers and a 752-byte stack, against 255
+// registers with 80 bytes spilled); bench/seir_log_density.cu measures it.
+#ifdef FLUXION_ADJOINT_STEP_CALL
+#  define FLUXION_ADJOINT_STEP FLUXION_HOST_DEVICE_CALL
+#else
+#  define FLUXION_ADJOINT_STEP FLUXION_HOST_DEVICE
+#endif
+
 namespace fluxion {
 
 namespace detail {
@@ -78,7 +89,7 @@ struct explicit_rk_adjoint {
   // values) accumulates. Dense gives the save times inside the step (not at
   // its end): count(), theta(s) and seed(s, i) for s < count().
   template <class Dense>
-  FLUXION_HOST_DEVICE void backward(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ybar, T* pbar,
+  FLUXION_ADJOINT_STEP void backward(const M& m, const T* p, std::ptrdiff_t ps, T t, T h, const T* y, T* ybar, T* pbar,
                                     const Dense& dense, solve_statistics& st) {
     step.begin(m, t, y, p, ps, st);
     T in[n];
