@@ -139,6 +139,42 @@ Z oracle_log_density(const std::array<Z, 6>& x0, const Z* th, double ph, double 
 }
 
 
+// The oracle's log-density and its gradient (the parameters, then x0) at
+// one trajectory's (x0, th): the complex step in the parameters and initial
+// states that move the observables, central differences in the dispersion
+// (parameter 7) and the log-normal sigma (8).
+struct sir2_expected {
+  double value = 0;
+  std::array<double, n_params + n_states> grad{};
+};
+inline sir2_expected oracle_value_and_gradient(const double* x0, const double* th) {
+  using Z = std::complex<double>;
+  const double hcs = 1e-30;
+  std::array<Z, 6> xb;
+  Z tb[n_params];
+  for (int i = 0; i < n_states; ++i) xb[std::size_t(i)] = x0[i];
+  for (int j = 0; j < n_params; ++j) tb[j] = th[j];
+  const double ph = th[7], sg = th[8];
+  sir2_expected e;
+  e.value = oracle_log_density<Z>(xb, tb, ph, sg).real();
+  for (int j = 0; j < n_params + n_states; ++j) {
+    if (j == 7 || j == 8) {
+      const double h = 1e-5 * (j == 7 ? ph : sg);
+      const double up = oracle_log_density<Z>(xb, tb, j == 7 ? ph + h : ph, j == 8 ? sg + h : sg).real();
+      const double dn = oracle_log_density<Z>(xb, tb, j == 7 ? ph - h : ph, j == 8 ? sg - h : sg).real();
+      e.grad[std::size_t(j)] = (up - dn) / (2 * h);
+    } else {
+      std::array<Z, 6> xz = xb;
+      Z tz[n_params];
+      for (int l = 0; l < n_params; ++l) tz[l] = tb[l];
+      if (j < n_params) tz[j] += Z(0, hcs);
+      else xz[std::size_t(j - n_params)] += Z(0, hcs);
+      e.grad[std::size_t(j)] = oracle_log_density<Z>(xz, tz, ph, sg).imag() / hcs;
+    }
+  }
+  return e;
+}
+
 // The closed-form log-likelihood of relax (normal series on y with sd = th[2],
 // observed where mask is 1) plus the test's priors, normal(1, 0.5) on k and
 // half-normal(1) on sd, and its gradient (k, c, sd, y0).
