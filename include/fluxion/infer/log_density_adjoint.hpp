@@ -9,9 +9,11 @@
 //   fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, x0, p, fx::discrete_adjoint{})
 //
 // Against forward sensitivities (log_density.hpp): the cost is one forward
-// solve plus a backward pass of about two (a Jacobian of each kind a stage),
-// whatever the number of parameters, instead of 1 + n_params + n_states
-// solves' worth; the steps are the model's own (the error control does not
+// solve plus a backward pass that recomputes each step's stages and
+// evaluates both Jacobians at each, whatever the number of parameters,
+// instead of 1 + n_params + n_states solves' worth (one host thread: the
+// SEIR example, 9 columns, 5.8 solves against 6.6; an age-structured SEIR,
+// 99 columns, 11.9 against 294); the steps are the model's own (the error control does not
 // cover sensitivities), and the gradient is the exact derivative of the
 // value returned, the steps held fixed. Memory: a tape of n_save n_states +
 // recorded_steps (n_states + 3) values a trajectory being integrated. A
