@@ -257,10 +257,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
   std::int32_t recorded_steps = 0;
   if constexpr (by_adjoint) {
+    fluxion::detail::check_adjoint_settings(policy);
     recorded_steps = policy.recorded_steps;
-    if (recorded_steps < 1)
-      throw problem_error("fluxion: discrete_adjoint::recorded_steps must be at least 1, got " +
-                          std::to_string(recorded_steps));
   }
   const bool adjoint_kernel = by_adjoint && gradient;
   // Forward sensitivities integrate the augmented system (its tolerances);

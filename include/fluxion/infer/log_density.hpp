@@ -487,6 +487,37 @@ struct log_density_result {
   T gradient(std::size_t j, std::size_t b) const { return gradients[j * trajectories + b]; }
 };
 
+namespace detail {
+
+// A host result for count trajectories (zero values, success), with room
+// for the gradient's columns when asked.
+template <class M>
+log_density_result<typename M::scalar> sized_log_density_result(std::size_t count, bool gradient) {
+  using T = typename M::scalar;
+  constexpr std::size_t columns = M::n_params + M::n_states;
+  log_density_result<T> r;
+  r.trajectories = count;
+  r.columns = columns;
+  r.value.assign(count, T(0));
+  if (gradient) r.gradients.assign(columns * count, T(0));
+  r.status.assign(count, solve_status::success);
+  r.stats.assign(count, solve_statistics{});
+  return r;
+}
+
+// The series' data as the integration reads them (host pointers; at least
+// one view, so that data() is never null).
+template <class T>
+std::vector<series_view<T>> host_series_views(std::span<const series_data<T>> data) {
+  std::vector<series_view<T>> views(data.size() > 0 ? data.size() : 1);
+  for (std::size_t k = 0; k < data.size(); ++k)
+    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
+                data[k].trials.empty() ? nullptr : data[k].trials.data()};
+  return views;
+}
+
+}  // namespace detail
+
 namespace host {
 
 // The log-density of every trajectory, and with `gradient` its gradient
@@ -506,18 +537,8 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
   const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  std::vector<fluxion::detail::series_view<T>> views(data.size() > 0 ? data.size() : 1);
-  for (std::size_t k = 0; k < data.size(); ++k)
-    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
-                data[k].trials.empty() ? nullptr : data[k].trials.data()};
-
-  log_density_result<T> r;
-  r.trajectories = count;
-  r.columns = columns;
-  r.value.assign(count, T(0));
-  if (gradient) r.gradients.assign(columns * count, T(0));
-  r.status.assign(count, solve_status::success);
-  r.stats.assign(count, solve_statistics{});
+  const auto views = fluxion::detail::host_series_views(data);
+  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
   fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {

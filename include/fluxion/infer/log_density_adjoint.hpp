@@ -21,7 +21,10 @@
 // status max_steps (log-density -inf, gradient 0), as on the GPU.
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/log_density.hpp>
@@ -42,12 +45,17 @@ struct discrete_adjoint {
 
 namespace detail {
 
+inline void check_adjoint_settings(const discrete_adjoint& how) {
+  if (how.recorded_steps < 1)
+    throw problem_error("fluxion: discrete_adjoint::recorded_steps must be at least 1, got " +
+                        std::to_string(how.recorded_steps));
+}
+
 // The series' terms at one save time: the value, the adjoints of the
 // observables (mubar) and of the families' own parameters (into pbar).
 template <class M>
 struct adjoint_terms {
   using T = typename M::scalar;
-  static constexpr int nobs = int(M::n_observables);
   const series_view<T>* data;
   const T* p;
   std::ptrdiff_t ps;
@@ -167,27 +175,14 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
                                                    batch<const typename M::scalar> p, discrete_adjoint how,
                                                    threads exec = threads{}) {
   using T = typename M::scalar;
-  constexpr std::size_t columns = M::n_params + M::n_states;
-  if (how.recorded_steps < 1)
-    throw problem_error("fluxion: discrete_adjoint::recorded_steps must be at least 1, got " +
-                        std::to_string(how.recorded_steps));
+  fluxion::detail::check_adjoint_settings(how);
   std::vector<T> atol;
   const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, atol);
   const ode_options<T> o = check_problem(checked, M::n_states);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  std::vector<fluxion::detail::series_view<T>> views(data.size() > 0 ? data.size() : 1);
-  for (std::size_t k = 0; k < data.size(); ++k)
-    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
-                data[k].trials.empty() ? nullptr : data[k].trials.data()};
-
-  log_density_result<T> r;
-  r.trajectories = count;
-  r.columns = columns;
-  r.value.assign(count, T(0));
-  r.gradients.assign(columns * count, T(0));
-  r.status.assign(count, solve_status::success);
-  r.stats.assign(count, solve_statistics{});
+  const auto views = fluxion::detail::host_series_views(data);
+  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, true);
   const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<M>(o.n_save, how.recorded_steps);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * 3;
   fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
