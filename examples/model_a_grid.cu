@@ -83,7 +83,7 @@ int run() {
     for (std::size_t k = 0; k < final_state.size(); ++k)
       warp_worst = std::max(warp_worst, std::abs(warp_final[k] - final_state[k]) / (std::abs(final_state[k]) + 1e-6));
     std::printf("a warp a trajectory against a thread a trajectory: largest relative difference %.1e\n", warp_worst);
-    warp_mismatch = !(warp_worst <= 1e-6);
+    warp_mismatch = !(warp_worst <= pr.rtol);
   } else {
     cudaGetLastError();
     std::printf("no usable CUDA device: integrating on the host\n");
@@ -157,7 +157,11 @@ int run() {
                                   (std::abs(host.final_value(i, c)) + 1e-6));
   }
   std::printf("\n64 trajectories against fx::host::integrate: largest relative difference %.1e\n", worst);
-  failures += worst > 1e-8;
+  // The GPU and the host round differently (FMA contraction, libdevice's exp
+  // and pow against libm's), and the step sizes follow the error estimates, so
+  // the two integrations agree to a fraction of the tolerance, not to
+  // rounding: 4.9e-8 on an H100 (e4560e1), against rtol 1e-6.
+  failures += !(worst <= pr.rtol);
   std::printf(failures ? "FAILED\n" : "OK\n");
   return failures ? 1 : 0;
 }
