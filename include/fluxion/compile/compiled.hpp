@@ -149,7 +149,7 @@ struct resolver {
   struct addressing_of;
   template <class Block, class Sym, class... Sp>
   struct addressing_of<Block, Sym, type_list<Sp...>> {
-    using type = ::fluxion::detail::if_t<interleaved<typename Block::policy, Sym>,
+    using type = if_t<interleaved<typename Block::policy, Sym>,
                                     typename strided_of<Block, Sym, std::make_index_sequence<sizeof...(Sp)>>::type,
                                     row_major<Sp...>>;
   };
@@ -161,14 +161,14 @@ struct resolver {
   template <class Sym, class = void>
   struct place {
     using src = std::integral_constant<source, is_state<Sym> ? source::x : is_parameter<Sym> ? source::p : source::scratch>;
-    using block = ::fluxion::detail::if_t<is_state<Sym>, StateBlock, ::fluxion::detail::if_t<is_parameter<Sym>, ParamBlock, ScratchBlock>>;
+    using block = if_t<is_state<Sym>, StateBlock, if_t<is_parameter<Sym>, ParamBlock, ScratchBlock>>;
     using symbol = Sym;
   };
   template <class Sym>
   struct place<Sym, std::void_t<typename Sym::base>> {  // tangent<S>: the direction
     using S = typename Sym::base;
     using src = std::integral_constant<source, is_alias<S> ? source::tangents : source::v>;
-    using block = ::fluxion::detail::if_t<is_alias<S>, ScratchBlock, ::fluxion::detail::if_t<is_state<S>, StateBlock, ParamBlock>>;
+    using block = if_t<is_alias<S>, ScratchBlock, if_t<is_state<S>, StateBlock, ParamBlock>>;
     using symbol = S;
   };
   template <class Sym, class... I>
@@ -669,13 +669,13 @@ struct evaluator {
   struct jacobian_shape {
     static constexpr bool observables = J == jacobian::obs_x || J == jacobian::obs_p;
     static constexpr bool states = J == jacobian::x || J == jacobian::obs_x;
-    using row_block = ::fluxion::detail::if_t<observables, typename layout::observable, typename layout::state>;
-    using col_block = ::fluxion::detail::if_t<states, typename layout::state, typename layout::param>;
-    using equations = ::fluxion::detail::if_t<observables, observable_eqs, state_eqs>;
-    using inputs = ::fluxion::detail::if_t<states, typename traits::states, typename traits::params>;
+    using row_block = detail::if_t<observables, typename layout::observable, typename layout::state>;
+    using col_block = detail::if_t<states, typename layout::state, typename layout::param>;
+    using equations = detail::if_t<observables, observable_eqs, state_eqs>;
+    using inputs = detail::if_t<states, typename traits::states, typename traits::params>;
     // The pattern walk (structure only) and the evaluation plan of the values.
     using walk = detail::jacobian_walk<row_block, col_block, equations, inputs>;
-    using plan = detail::jacobian_plan<::fluxion::detail::if_t<observables, observe_plan, rhs_plan>, equations, inputs>;
+    using plan = detail::jacobian_plan<detail::if_t<observables, observe_plan, rhs_plan>, equations, inputs>;
     // The values walk evaluates the plan's hoisted derivatives, bound.
     struct bound_values {
       template <class Eq, class Y>

@@ -169,7 +169,7 @@ struct quotient_expr {
   using num = product_expr_t<filter_t<is_direct, L>>;
   using dens = filter_t<is_inverse, L>;
   using den = product_expr_t<dens>;  // product_expr reads expressions only
-  using type = ::fluxion::detail::if_t<dens::size == 0, num, binary<op::div, num, den>>;
+  using type = if_t<dens::size == 0, num, binary<op::div, num, den>>;
 };
 
 // Splits a product's factors by whether they depend on V.

@@ -107,7 +107,7 @@ struct equation_of<type_list<>, X> {
 };
 template <class E, class... Es, class X>
 struct equation_of<type_list<E, Es...>, X> {
-  using type = ::fluxion::detail::if_t<std::is_same_v<typename E::symbol, X>, E, typename equation_of<type_list<Es...>, X>::type>;
+  using type = if_t<std::is_same_v<typename E::symbol, X>, E, typename equation_of<type_list<Es...>, X>::type>;
 };
 template <class Eq>
 struct lhs_ref;
@@ -139,7 +139,7 @@ template <class M, class X, class Y>
 std::string jacobian_text(X, Y) {
   using XS = std::remove_cvref_t<X>;
   using YS = std::remove_cvref_t<Y>;
-  using eqs = ::fluxion::detail::if_t<is_state<XS>, typename M::traits::state_equations, typename M::traits::observables>;
+  using eqs = detail::if_t<is_state<XS>, typename M::traits::state_equations, typename M::traits::observables>;
   return jacobian_text_of<M, eqs, XS, YS>();
 }
 

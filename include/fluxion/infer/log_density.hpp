@@ -365,7 +365,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
                                                         solve_statistics& st,
                                                         deferred_terms<typename M::scalar> deferred = {}) {
   using T = typename M::scalar;
-  using System = ::fluxion::detail::if_t<Gradient, sensitivity_system<M>, M>;
+  using System = if_t<Gradient, sensitivity_system<M>, M>;
   constexpr int columns = int(M::n_params + M::n_states);
   log_density_sink<M, Lik, Gradient, Deferred> sink{m, lik, data, p, ps, deferred};
   T z0[System::n_states], last[System::n_states];

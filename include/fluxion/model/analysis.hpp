@@ -109,7 +109,7 @@ struct first_duplicate_name {
 template <class H, class... T>
 struct first_duplicate_name<type_list<H, T...>> {
   static constexpr bool duplicated = ((H::name == T::name) || ...);
-  using type = ::fluxion::detail::if_t<duplicated, H, typename first_duplicate_name<type_list<T...>>::type>;
+  using type = if_t<duplicated, H, typename first_duplicate_name<type_list<T...>>::type>;
 };
 
 template <class L, class Declared>
@@ -119,7 +119,7 @@ struct first_undeclared {
 template <class H, class... T, class Declared>
 struct first_undeclared<type_list<H, T...>, Declared> {
   static constexpr bool bad = !is_alias<H> && !contains_v<Declared, H>;
-  using type = ::fluxion::detail::if_t<bad, H, typename first_undeclared<type_list<T...>, Declared>::type>;
+  using type = if_t<bad, H, typename first_undeclared<type_list<T...>, Declared>::type>;
 };
 
 // --- expanding aliases inline (for checks that must see through them) ------------------------
@@ -197,7 +197,7 @@ struct reads_other_element<where_node<C, A, B>, Space, Var>
 // equation of X(k)) shadows it: inside, no read is of the equation's element.
 template <class Op, class V, class A, class Space, class Var>
 struct reads_other_element<reduce<Op, V, A>, Space, Var>
-    : reads_other_element<A, Space, ::fluxion::detail::if_t<std::is_same_v<V, Var>, void, Var>> {};
+    : reads_other_element<A, Space, if_t<std::is_same_v<V, Var>, void, Var>> {};
 // The previous stage of the group's own variable is another element when a
 // state is read there.
 template <class V, class A, class Space, class Var>
@@ -269,7 +269,7 @@ struct var_over<type_list<>, Space> {
 };
 template <class V, class... Vs, class Space>
 struct var_over<type_list<V, Vs...>, Space> {
-  using type = ::fluxion::detail::if_t<std::is_same_v<typename V::space, Space>, V, typename var_over<type_list<Vs...>, Space>::type>;
+  using type = if_t<std::is_same_v<typename V::space, Space>, V, typename var_over<type_list<Vs...>, Space>::type>;
 };
 
 template <class Sub, class Super>
@@ -278,7 +278,7 @@ struct first_not_in {
 };
 template <class H, class... T, class Super>
 struct first_not_in<type_list<H, T...>, Super> {
-  using type = ::fluxion::detail::if_t<contains_v<Super, H>, typename first_not_in<type_list<T...>, Super>::type, H>;
+  using type = if_t<contains_v<Super, H>, typename first_not_in<type_list<T...>, Super>::type, H>;
 };
 
 // The transport term a transport adds to the equation of state X with

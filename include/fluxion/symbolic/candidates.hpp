@@ -29,11 +29,11 @@ template <class I, int Offset>
 struct shift_index;
 template <index_variable V, int Offset>
 struct shift_index<V, Offset> {
-  using type = ::fluxion::detail::if_t<Offset == 0, V, ishift<V, Offset>>;
+  using type = if_t<Offset == 0, V, ishift<V, Offset>>;
 };
 template <class V, int O, int Offset>
 struct shift_index<ishift<V, O>, Offset> {
-  using type = ::fluxion::detail::if_t<O + Offset == 0, V, ishift<V, O + Offset>>;
+  using type = if_t<O + Offset == 0, V, ishift<V, O + Offset>>;
 };
 template <int N, int Offset>
 struct shift_index<ifix<N>, Offset> {
@@ -73,7 +73,7 @@ struct intersect_candidates {
   static constexpr auto pick() {
     if constexpr (std::is_same_v<A, every_element>) return type_identity<B>{};
     else if constexpr (std::is_same_v<B, every_element>) return type_identity<A>{};
-    else return type_identity<::fluxion::detail::if_t<(B::size < A::size), B, A>>{};
+    else return type_identity<if_t<(B::size < A::size), B, A>>{};
   }
   using type = typename decltype(pick())::type;
 };
@@ -131,7 +131,7 @@ struct free_of_var {
 };
 template <class... I, class V>
 struct free_of_var<type_list<I...>, V> {
-  using type = ::fluxion::detail::if_t<(index_mentions<I, V> || ...), every_element, type_list<I...>>;
+  using type = if_t<(index_mentions<I, V> || ...), every_element, type_list<I...>>;
 };
 template <class Op, class V, class A, class W>
 struct candidates<reduce<Op, V, A>, W> {

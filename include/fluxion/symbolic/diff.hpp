@@ -49,7 +49,7 @@ template <class E, class W>
 inline constexpr bool may_depend = false;  // numbers, deltas, index conditions, comparisons
 
 template <class E, class W>
-using diff_t = typename ::fluxion::detail::if_t<may_depend<E, W>, diff<E, W>, type_identity<zero>>::type;
+using diff_t = typename if_t<may_depend<E, W>, diff<E, W>, type_identity<zero>>::type;
 
 template <class... F>
 struct product_of;

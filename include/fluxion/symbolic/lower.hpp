@@ -106,7 +106,7 @@ struct lower_index {
 };
 template <class Var, int Offset>
 struct lower_index<index_slot<Var>, Offset> {
-  using type = ::fluxion::detail::if_t<Offset == 0, Var, ishift<Var, Offset>>;
+  using type = if_t<Offset == 0, Var, ishift<Var, Offset>>;
 };
 template <int N>
 struct lower_index<index_slot<void>, N> {
@@ -134,7 +134,7 @@ struct checked_condition_index<Op, index_slot<void>, index_slot<Var>, SideOffset
       return true;
     }
   }
-  using type = ::fluxion::detail::if_t<check(), ifix<SideOffset>, ifix<SideOffset>>;
+  using type = if_t<check(), ifix<SideOffset>, ifix<SideOffset>>;
 };
 
 template <auto R, class Seq>

@@ -60,7 +60,7 @@ struct negative_term<lit_bits<B>> : std::true_type {
 template <class X, class Y>
   requires negative_term<X>::value
 struct negative_term<binary<op::mul, X, Y>> : std::true_type {
-  using negated = ::fluxion::detail::if_t<std::is_same_v<X, lit<-1.0>>, Y,
+  using negated = detail::if_t<std::is_same_v<X, lit<-1.0>>, Y,
                                      binary<op::mul, typename negative_term<X>::negated, Y>>;
 };
 template <class N, class D>
@@ -127,8 +127,8 @@ constexpr auto binary_impl() {
   if constexpr (logic && (is_truth<A>::value || is_truth<B>::value)) {
     // A known truth decides (false && b, true || b) or drops out (true && b).
     constexpr bool decides = std::is_same_v<Op, op::lor>;
-    if constexpr (is_truth<A>::value) return id<::fluxion::detail::if_t<A::value == decides, A, B>>{};
-    else return id<::fluxion::detail::if_t<B::value == decides, B, A>>{};
+    if constexpr (is_truth<A>::value) return id<detail::if_t<A::value == decides, A, B>>{};
+    else return id<detail::if_t<B::value == decides, B, A>>{};
   } else if constexpr (std::is_same_v<Op, op::add>) {
     if constexpr (is_zero<A>) return id<B>{};
     else if constexpr (is_zero<B>) return id<A>{};
@@ -210,7 +210,7 @@ constexpr auto powi_impl() {
 template <class Cond, class A, class B>
 constexpr auto where_impl() {
   if constexpr (detail::same_type<A, B>) return id<A>{};
-  else if constexpr (is_truth<Cond>::value) return id<::fluxion::detail::if_t<Cond::value, A, B>>{};
+  else if constexpr (is_truth<Cond>::value) return id<detail::if_t<Cond::value, A, B>>{};
   else return id<where_node<Cond, A, B>>{};
 }
 template <class Cond, class A, class B>
@@ -287,16 +287,16 @@ using make_guard = make_where<make_inside<Space, I>, A, zero>;
 // A delta of two index expressions known equal is 1; of two different fixed
 // elements, 0.
 template <class I, class J>
-using make_kdelta = ::fluxion::detail::if_t<
+using make_kdelta = detail::if_t<
     detail::same_type<I, J>, one,
-    ::fluxion::detail::if_t<is_ifix<I>::value && is_ifix<J>::value, zero, kdelta<I, J>>>;
+    detail::if_t<is_ifix<I>::value && is_ifix<J>::value, zero, kdelta<I, J>>>;
 
 template <class Op, class V, class A>
-using make_reduce = ::fluxion::detail::if_t<std::is_same_v<Op, op::sum> && is_zero<A>, zero, reduce<Op, V, A>>;
+using make_reduce = detail::if_t<std::is_same_v<Op, op::sum> && is_zero<A>, zero, reduce<Op, V, A>>;
 
 template <class V, class A>
-using make_at_previous = ::fluxion::detail::if_t<is_zero<A>, zero, at_previous<V, A>>;
+using make_at_previous = detail::if_t<is_zero<A>, zero, at_previous<V, A>>;
 template <class V, class A>
-using make_if_next = ::fluxion::detail::if_t<is_zero<A>, zero, if_next<V, A>>;
+using make_if_next = detail::if_t<is_zero<A>, zero, if_next<V, A>>;
 
 }  // namespace fluxion::simplify

@@ -48,7 +48,7 @@ template <class L, class V>
 struct remove_var;
 template <class... Ts, class V>
 struct remove_var<type_list<Ts...>, V> {
-  using type = concat_t<::fluxion::detail::if_t<std::is_same_v<Ts, V>, type_list<>, type_list<Ts>>...>;
+  using type = concat_t<if_t<std::is_same_v<Ts, V>, type_list<>, type_list<Ts>>...>;
 };
 
 // --- free index variables, in order of first appearance ---------------------------
@@ -151,7 +151,7 @@ struct subst_index<ishift<V, O>, V, To> {
   };
   template <class W, int O2>
   struct shift<ishift<W, O2>> {
-    using type = ::fluxion::detail::if_t<O + O2 == 0, W, ishift<W, O + O2>>;
+    using type = if_t<O + O2 == 0, W, ishift<W, O + O2>>;
   };
   template <int N>
   struct shift<ifix<N>> {
@@ -203,14 +203,14 @@ template <class V, class A, class From, class To>
 struct subst<at_previous<V, A>, From, To> {
   static_assert(!std::is_same_v<V, From> || index_variable<To>,
                 "fluxion: a stage variable can only be renamed to another index variable.");
-  using NV = ::fluxion::detail::if_t<std::is_same_v<V, From>, To, V>;
+  using NV = if_t<std::is_same_v<V, From>, To, V>;
   using type = simplify::make_at_previous<NV, subst_t<A, From, To>>;
 };
 template <class V, class A, class From, class To>
 struct subst<if_next<V, A>, From, To> {
   static_assert(!std::is_same_v<V, From> || index_variable<To>,
                 "fluxion: a stage variable can only be renamed to another index variable.");
-  using NV = ::fluxion::detail::if_t<std::is_same_v<V, From>, To, V>;
+  using NV = if_t<std::is_same_v<V, From>, To, V>;
   using type = simplify::make_if_next<NV, subst_t<A, From, To>>;
 };
 template <class I, class J, class From, class To>
@@ -241,7 +241,7 @@ struct subst<ref<Sym, I...>, From, To> {
   struct moved;
   template <class... S>
   struct moved<type_list<S...>> {
-    using type = ::fluxion::detail::if_t<(fixed_outside<S, typename subst_index<I, From, To>::type> || ...), zero,
+    using type = if_t<(fixed_outside<S, typename subst_index<I, From, To>::type> || ...), zero,
                                     ref<Sym, typename subst_index<I, From, To>::type...>>;
   };
   using type = typename moved<typename Sym::spaces>::type;
@@ -293,7 +293,7 @@ struct guard_shifted_reads<E, type_list<>, type_list<>> {
 template <class E, class V, class... Vs, class I, class... Is>
 struct guard_shifted_reads<E, type_list<V, Vs...>, type_list<I, Is...>> {
   using inner = typename guard_shifted_reads<E, type_list<Vs...>, type_list<Is...>>::type;
-  using type = ::fluxion::detail::if_t<is_ishift<I>::value, simplify::make_guard<typename V::space, I, inner>, inner>;
+  using type = if_t<is_ishift<I>::value, simplify::make_guard<typename V::space, I, inner>, inner>;
 };
 
 // An alias body read at the indices I... of a reference.
