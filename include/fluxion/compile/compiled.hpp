@@ -150,8 +150,8 @@ struct resolver {
   template <class Block, class Sym, class... Sp>
   struct addressing_of<Block, Sym, type_list<Sp...>> {
     using type = if_t<interleaved<typename Block::policy, Sym>,
-                                    typename strided_of<Block, Sym, std::make_index_sequence<sizeof...(Sp)>>::type,
-                                    row_major<Sp...>>;
+                      typename strided_of<Block, Sym, std::make_index_sequence<sizeof...(Sp)>>::type,
+                      row_major<Sp...>>;
   };
   template <source Src, class Block, class Sym, class... I>
   using at = slot_ref<Src, Block::template base<Sym>(), typename addressing_of<Block, Sym>::type, I...>;

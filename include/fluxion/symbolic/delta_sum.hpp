@@ -67,7 +67,7 @@ struct delta_partners<kdelta<I, J>, V> {
   template <class X>
   static constexpr bool plain = index_variable<X> && !std::is_same_v<X, V>;
   using type = if_t<std::is_same_v<I, V> && plain<J>, type_list<J>,
-                                  if_t<std::is_same_v<J, V> && plain<I>, type_list<I>, type_list<>>>;
+                    if_t<std::is_same_v<J, V> && plain<I>, type_list<I>, type_list<>>>;
 };
 template <class Op, class A, class V>
 struct delta_partners<unary<Op, A>, V> : delta_partners<A, V> {};
@@ -93,7 +93,7 @@ struct first_collapsing_partner {
 template <class V, class A, class J, class... Js>
 struct first_collapsing_partner<V, A, type_list<J, Js...>> {
   using type = if_t<vanishes_off_diagonal<A, V, J>::value, J,
-                                  typename first_collapsing_partner<V, A, type_list<Js...>>::type>;
+                    typename first_collapsing_partner<V, A, type_list<Js...>>::type>;
 };
 
 // sum(V, A), collapsed to A[V := J] where A vanishes unless V == J.

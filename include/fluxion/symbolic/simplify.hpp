@@ -61,7 +61,7 @@ template <class X, class Y>
   requires negative_term<X>::value
 struct negative_term<binary<op::mul, X, Y>> : std::true_type {
   using negated = detail::if_t<std::is_same_v<X, lit<-1.0>>, Y,
-                                     binary<op::mul, typename negative_term<X>::negated, Y>>;
+                               binary<op::mul, typename negative_term<X>::negated, Y>>;
 };
 template <class N, class D>
   requires negative_term<N>::value

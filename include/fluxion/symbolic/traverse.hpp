@@ -242,7 +242,7 @@ struct subst<ref<Sym, I...>, From, To> {
   template <class... S>
   struct moved<type_list<S...>> {
     using type = if_t<(fixed_outside<S, typename subst_index<I, From, To>::type> || ...), zero,
-                                    ref<Sym, typename subst_index<I, From, To>::type...>>;
+                      ref<Sym, typename subst_index<I, From, To>::type...>>;
   };
   using type = typename moved<typename Sym::spaces>::type;
 };
