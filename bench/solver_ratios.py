@@ -80,9 +80,39 @@ def host_tables(host, peers):
                   f"{fmt((pr or {}).get('steps_mean'), '>6.1f')} {errs(f):>24} {errs(od):>24} {errs(pr):>24}")
 
 
+def matched_error(by, ladder):
+    """Rodas5P at a ladder of tolerances against the peer's Rodas5 at rtol 1e-6 (f64, final state):
+    the fastest fluxion point whose error is at most the peer's on every component."""
+    for n in sorted(ladder):
+        peer = by.get("cuda-rodas5", {}).get(("f64", n, "final"))
+        base = by.get("fluxion-rodas5p", {}).get(("f64", n, "final"))
+        if not peer or not peer.get("median_ms"):
+            continue
+        pe = peer.get("max_rel_err_final") or []
+        print(f"\nRodas5P at matched error, f64, N = {n}: fluxion at rtol and atol scaled, the peer's Rodas5 at "
+              f"rtol 1e-6 / atol 1e-10 ({peer['median_ms']:.3f} ms, err {errs(peer)})")
+        print(f"{'scale':>6} {'rtol':>8} {'fluxion ms':>11} {'ratio':>7} {'steps':>6} {'fluxion err (y1,y2,y3)':>26} "
+              f"{'<= peer':>8}")
+        best = None
+        for f in sorted(([base] if base else []) + ladder[n], key=lambda r: -r.get("tolerance_scale", 1)):
+            fe = f.get("max_rel_err_final") or []
+            ok = len(fe) == len(pe) == 3 and all(a <= b for a, b in zip(fe, pe))
+            r = ratio(peer, f)
+            print(f"{f.get('tolerance_scale', 1):>6.2f} {fmt(f.get('rtol', 1e-6), '>8.2g')} "
+                  f"{f['median_ms']:>11.3f} {fmt(r, '>7.2f')} {fmt(f.get('steps_mean'), '>6.1f')} {errs(f):>26} "
+                  f"{'yes' if ok else 'no':>8}")
+            if ok and r and (best is None or r > best[0]):
+                best = (r, f)
+        if best:
+            print(f"at equal or smaller error on every component: {best[0]:.2f}x the peer "
+                  f"(rtol {best[1].get('rtol'):.2g}, {best[1]['median_ms']:.3f} ms)")
+        else:
+            print("no ladder point reaches the peer's error on every component")
+
+
 def main(folder):
     rows = [r for r in read_lines(folder) if "impl" in r]
-    by, grid, host, host_peers = {}, {}, {}, {}
+    by, grid, host, host_peers, ladder = {}, {}, {}, {}, {}
     for r in rows:
         if is_host(r):
             if r["impl"] in HOST_PEERS:
@@ -92,7 +122,9 @@ def main(folder):
                 host.setdefault(r["impl"], {})[(r.get("model"), r.get("N"), r.get("threads"))] = r
         elif r.get("model") == "model_a_grid":
             grid.setdefault(r["impl"], {})[(r.get("dtype"), r.get("N"))] = r
-        elif "rtol" not in r:  # work-precision points have their own file and plot
+        elif r.get("tolerance_scale", 1) != 1:  # fluxion-bench-stiff --ladder
+            ladder.setdefault(r.get("N"), []).append(r)
+        elif "mode" in r or "rtol" not in r:  # work-precision points (no mode) have their own file and plot
             by.setdefault(r["impl"], {})[key(r)] = r
     fx_lorenz = by.get("fluxion-tsit5", {})
     print("Lorenz (Model B), adaptive Tsit5, rtol = atol = 1e-6, t in [0, 1], final state")
@@ -121,6 +153,7 @@ def main(folder):
             print(f"{mine[8:]:13} {k[0]:5} {k[1]:>8} {k[2]:7} {f['median_ms']:>11.3f} {pm or float('nan'):>9.3f} "
                   f"{ratio:>7.2f} {f.get('steps_mean', float('nan')):>6.1f} "
                   f"{(p or {}).get('steps_mean', float('nan')):>10.1f} {fe:>26} {pe:>26}")
+    matched_error(by, ladder)
     d = by.get("diffrax", {}).get(("f64", 1000000, "final"))
     f = by.get("fluxion-rodas5p", {}).get(("f64", 1000000, "final"))
     if d and f and d.get("median_ms"):

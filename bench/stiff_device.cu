@@ -3,12 +3,16 @@
 // t in [0, 1e5], through fx::cuda::integrate with Rodas5P and Rosenbrock23:
 // f64 rtol 1e-6 / atol 1e-10, f32 rtol 1e-4 / atol 1e-7, first step 1e-6,
 // the final state only ("final") or also the 20 save times of the peers
-// ("saveat", served by dense output). The rate constants are read from a
+// ("saveat", served by dense output). With --ladder, Rodas5P in f64 also runs
+// (final state) at rtol and atol both scaled by 0.8, 0.6, 0.45, 0.35 and
+// 0.25: the points that compare it with the peer's Rodas5 at matched error
+// (the two methods have different error constants, so equal tolerances do
+// not give equal errors; bench/solver_ratios.py prints the comparison). The rate constants are read from a
 // file the peers' generator wrote (so both integrate the same trajectories),
 // and the error is the largest relative error of the final states of the
 // first 256 trajectories against the shipped Radau reference, per component,
 // as peers/stiff_peers.py computes it. One JSON object per line.
-// Usage: fluxion-bench-stiff K_FILE REF_NPY [N ...]
+// Usage: fluxion-bench-stiff K_FILE REF_NPY [--ladder] [N ...]
 //   K_FILE: N_max x 3 doubles, trajectory-major (numpy's tofile of (N, 3));
 //   REF_NPY: peers/robertson_ref_seed7_n256_radau1e-10.npy
 #include <algorithm>
@@ -72,7 +76,7 @@ std::vector<double> read_doubles(const std::string& path, std::size_t skip_heade
 
 template <class T, class Method>
 void run(const char* method_name, Method method, const char* dtype, std::size_t N, bool saveat,
-         const std::vector<double>& k_all, const std::vector<double>& ref) {
+         const std::vector<double>& k_all, const std::vector<double>& ref, double tolerance_scale = 1) {
   using M = fx::compiled<robertson, T>;
   std::vector<T> x0(3 * N, T(0)), p(3 * N);
   for (std::size_t i = 0; i < N; ++i) {
@@ -83,8 +87,8 @@ void run(const char* method_name, Method method, const char* dtype, std::size_t 
   for (int s = 0; s < 20; ++s) ts[std::size_t(s)] = T(std::pow(10.0, -4.0 + 9.0 * s / 19.0));
   ts[19] = T(1e5);
   const bool f64 = sizeof(T) == 8;
-  fx::ode_problem<T> pr{.t0 = 0, .t1 = T(1e5), .rtol = T(f64 ? 1e-6 : 1e-4), .atol = T(f64 ? 1e-10 : 1e-7),
-                        .initial_step = T(1e-6)};
+  const double rtol = (f64 ? 1e-6 : 1e-4) * tolerance_scale, atol = (f64 ? 1e-10 : 1e-7) * tolerance_scale;
+  fx::ode_problem<T> pr{.t0 = 0, .t1 = T(1e5), .rtol = T(rtol), .atol = T(atol), .initial_step = T(1e-6)};
   if (saveat) pr.save_times = ts;
   const std::size_t n_save = saveat ? ts.size() : 0;
   T *dx0, *dp, *dsaved = nullptr, *dfinal;
@@ -142,10 +146,11 @@ void run(const char* method_name, Method method, const char* dtype, std::size_t 
       err[c] = std::max(err[c], std::abs(double(fin[std::size_t(c) * N + i]) - r) / std::max(std::abs(r), 1e-12));
     }
   std::printf(
-      "{\"impl\": \"fluxion-%s\", \"dtype\": \"%s\", \"N\": %zu, \"mode\": \"%s\", \"median_ms\": %.4f, "
+      "{\"impl\": \"fluxion-%s\", \"dtype\": \"%s\", \"N\": %zu, \"mode\": \"%s\", \"rtol\": %.3g, "
+      "\"atol\": %.3g, \"tolerance_scale\": %.3g, \"median_ms\": %.4f, "
       "\"min_ms\": %.4f, \"traj_per_s\": %.4g, \"steps_mean\": %.2f, \"rejected_mean\": %.2f, \"failed\": %zu, "
       "\"max_rel_err_final\": [%.3g, %.3g, %.3g]}\n",
-      method_name, dtype, N, saveat ? "saveat" : "final", ms[2], ms[0], double(N) / (ms[2] * 1e-3), acc / double(N),
+      method_name, dtype, N, saveat ? "saveat" : "final", rtol, atol, tolerance_scale, ms[2], ms[0], double(N) / (ms[2] * 1e-3), acc / double(N),
       rej / double(N), failed, err[0], err[1], err[2]);
   std::fflush(stdout);
   cudaFree(dx0);
@@ -166,7 +171,13 @@ int main(int argc, char** argv) {
   const auto k_all = read_doubles(argv[1], 0);
   const auto ref = read_doubles(argv[2], 1);
   std::vector<std::size_t> sizes;
-  for (int a = 3; a < argc; ++a) sizes.push_back(std::strtoull(argv[a], nullptr, 10));
+  bool ladder = false;
+  for (int a = 3; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--ladder") == 0)
+      ladder = true;
+    else
+      sizes.push_back(std::strtoull(argv[a], nullptr, 10));
+  }
   if (sizes.empty()) sizes = {10000, 100000, 1000000};
   for (std::size_t N : sizes) {
     if (3 * N > k_all.size()) {
@@ -177,6 +188,9 @@ int main(int argc, char** argv) {
       run<double>("rodas5p", fx::rodas5p{}, "f64", N, saveat, k_all, ref);
       run<double>("rosenbrock23", fx::rosenbrock23{}, "f64", N, saveat, k_all, ref);
     }
+    if (ladder)
+      for (double scale : {0.8, 0.6, 0.45, 0.35, 0.25})
+        run<double>("rodas5p", fx::rodas5p{}, "f64", N, false, k_all, ref, scale);
   }
   const std::size_t big = sizes.back();
   run<float>("rodas5p", fx::rodas5p{}, "f32", big, false, k_all, ref);

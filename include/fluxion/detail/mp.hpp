@@ -177,9 +177,13 @@ struct kept_positions {
     struct array {
       std::size_t at[count > 0 ? count : 1];
     } out{};
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < sizeof...(Keep); ++i)
-      if (keep[i]) out.at[k++] = i;
+    // A range loop: `i < sizeof...(Keep)` with an empty pack is a comparison
+    // with zero that nvcc warns about (#186) in every unit that filters one.
+    std::size_t k = 0, i = 0;
+    for (const bool kept : keep) {  // the trailing false is never kept
+      if (kept) out.at[k++] = i;
+      ++i;
+    }
     return out;
   }();
 };
