@@ -109,6 +109,7 @@ struct dense_lu<lanes<T, W>, N, false> {
       }
       if (!eliminate) continue;
       const L inv = L(T(1)) / a[c][c];
+      a[c][c] = inv;  // as the scalar factorization keeps it
       for (int r = c + 1; r < N; ++r) {
         const L l = a[r][c] * inv;
         a[r][c] = l;
@@ -133,7 +134,7 @@ struct dense_lu<lanes<T, W>, N, false> {
       for (int k = 0; k < r; ++k) b[r] = b[r] - a[r][k] * b[k];
     for (int r = N - 1; r >= 0; --r) {
       for (int k = r + 1; k < N; ++k) b[r] = b[r] - a[r][k] * b[k];
-      b[r] = b[r] / a[r][r];
+      b[r] = b[r] * a[r][r];  // the pivot's reciprocal
     }
   }
 };

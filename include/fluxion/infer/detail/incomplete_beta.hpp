@@ -113,12 +113,14 @@ FLUXION_HOST_DEVICE_CALL log_pair<S> log_beta_i(S a, S b, S x, S y) {
     return {S(not_a_number<R>()), S(not_a_number<R>())};
   if (value_of(x) == R(0)) return {S(-infinity<R>()), S(R(0))};
   if (value_of(y) == R(0)) return {S(R(0)), S(-infinity<R>())};
-  if (value_of(x) * (value_of(a) + value_of(b) + R(2)) < value_of(a) + R(1)) {
-    const S lower = log_beta_lower_cf(a, b, x, y);
-    return {lower, log1m_exp(lower)};
-  }
-  const S upper = log_beta_lower_cf(b, a, y, x);
-  return {log1m_exp(upper), upper};
+  // One call, its arguments in the order in which the fraction converges,
+  // rather than a call in each branch: the lanes of a GPU warp that
+  // disagree on the order (trajectories with means on either side of the
+  // count) then run the fraction and its prefactor once, not twice.
+  const bool direct = value_of(x) * (value_of(a) + value_of(b) + R(2)) < value_of(a) + R(1);
+  const S tail = log_beta_lower_cf(direct ? a : b, direct ? b : a, direct ? x : y, direct ? y : x);
+  const S rest = log1m_exp(tail);
+  return direct ? log_pair<S>{tail, rest} : log_pair<S>{rest, tail};
 }
 
 }  // namespace fluxion::detail::special
