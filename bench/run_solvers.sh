@@ -7,6 +7,8 @@
 # for the largest ensemble (numpy, seed 7, as stiff_peers.py draws them) so
 # both sides integrate the same trajectories, and appends every JSON line to
 # OUTDIR/solvers.jsonl. PEERS_DIR defaults to ../shared/peers, then ./.peers.
+# Robertson's Rodas5P also runs at a ladder of tighter tolerances, for the
+# comparison with the peer's Rodas5 at matched error (solver_ratios.py).
 # Also Model A over a parameter grid beside bench/peers/model_a_grid_diffrax.py,
 # the work-precision diagram (bench/work_precision.py: OUTDIR/
 # work_precision.{jsonl,png}), and on the host CPU (stage host, no GPU
@@ -83,7 +85,8 @@ if want lorenz; then
 fi
 if want stiff; then
   write_k "$out/robertson_k.bin" 1000000
-  "$bin/fluxion-bench-stiff" "$out/robertson_k.bin" "$peers/robertson_ref_seed7_n256_radau1e-10.npy" 10000 100000 1000000 |
+  "$bin/fluxion-bench-stiff" "$out/robertson_k.bin" "$peers/robertson_ref_seed7_n256_radau1e-10.npy" --ladder \
+    10000 100000 1000000 |
     tee -a "$log"
   (
     cd "$peers" || exit 1
