@@ -12,9 +12,13 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 peers=${2:-}
 [ -n "$peers" ] || { [ -d "$here/../shared/peers" ] && peers="$here/../shared/peers"; }
 [ -n "$peers" ] || peers="$here/.peers"
-# ONLY=infer: just the log-density benchmark (bench/run_inference.sh), which
-# otherwise runs last.
+# ONLY=infer: just the log-density benchmark (bench/run_inference.sh); ONLY=solvers:
+# just the ensemble solvers beside their peers (bench/run_solvers.sh, into
+# OUTDIR/solvers). Both otherwise run last, in that order. The whole script takes
+# longer than a 10-minute device call: split it with ONLY there.
 if [ "${ONLY:-}" = infer ]; then exec bash "$here/bench/run_inference.sh" "$out"; fi
+# SOLVER_STAGES passes run_solvers.sh its own ONLY (its stages: lorenz stiff grid wp host).
+if [ "${ONLY:-}" = solvers ]; then ONLY="${SOLVER_STAGES:-}" exec bash "$here/bench/run_solvers.sh" "$out/solvers" "$peers"; fi
 build=${BUILD:-/tmp/fluxion-bench-build}
 export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
 if [ ! -f "$build/build.ninja" ]; then
@@ -52,5 +56,7 @@ if [ "${SWEEP:-1}" != 0 ]; then
   done
 fi
 python3 "$here/bench/plot_throughput.py" "$out" 2>>"$out/plot.err" || echo "plot_throughput: skipped (see plot.err)"
-# The SEIR log-density and its gradient beside JAX and PyTorch (issue 16).
+# The ensemble solvers beside the hand-written kernels and diffrax, then the
+# SEIR log-density and its gradient beside JAX and PyTorch.
+ONLY="${SOLVER_STAGES:-}" bash "$here/bench/run_solvers.sh" "$out/solvers" "$peers"
 bash "$here/bench/run_inference.sh" "$out"
