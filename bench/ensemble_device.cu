@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/fluxion.hpp>  // the host batches it compares with
 
 namespace fx = fluxion;
 

@@ -12,10 +12,9 @@
 #include <cstdio>
 #include <vector>
 
+#include <fluxion/fluxion.hpp>  // the host batches
 #if defined(__CUDACC__)
-#  include <fluxion/cuda.hpp>
-#else
-#  include <fluxion/fluxion.hpp>
+#  include <fluxion/cuda.hpp>  // the GPU launchers (nvcc)
 #endif
 
 namespace fx = fluxion;

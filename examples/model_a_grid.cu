@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/fluxion.hpp>  // the host batches it compares with
 
 #include "model_a_grid.hpp"
 

@@ -1,6 +1,6 @@
 // Model A of BENCHMARKS.md with P = FLUXION_P patches (default 8), K = 4.
 #pragma once
-#include <fluxion/fluxion.hpp>
+#include <fluxion/core.hpp>  // not the host threads: the device twins run no host batch
 #ifndef FLUXION_P
 #define FLUXION_P 8
 #endif

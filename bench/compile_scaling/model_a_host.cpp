@@ -2,6 +2,8 @@
 // observe in non-inlined functions, P from -DFLUXION_P.
 #include <cstddef>
 
+#include <fluxion/fluxion.hpp>  // as a host user includes it
+
 #include "model_a.hpp"
 
 __attribute__((noinline)) void model_a_rhs(double t, const double* x, const double* p, double* dx) {

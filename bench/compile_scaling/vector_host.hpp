@@ -11,7 +11,7 @@
 // points the translation units vector_host_host.cpp and vector_host_device.cu
 // instantiate, so bench/compile_scaling.sh can charge compile time to each.
 #pragma once
-#include <fluxion/fluxion.hpp>
+#include <fluxion/core.hpp>  // not the host threads: the device twins run no host batch
 
 #ifndef FLUXION_VH_H
 #define FLUXION_VH_H 3

@@ -3,6 +3,8 @@
 // keeps only one of them (default: all).
 #include <cstddef>
 
+#include <fluxion/fluxion.hpp>  // as a host user includes it
+
 #include "vector_host.hpp"
 
 using bench_vh::M;

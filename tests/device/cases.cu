@@ -6,6 +6,7 @@
 #include "device_support.hpp"
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/fluxion.hpp>  // the host batches it compares with
 #include <fluxion/layout/view.hpp>
 
 #include <cmath>

@@ -11,6 +11,7 @@
 #include "device_support.hpp"
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/fluxion.hpp>  // the host batches it compares with
 
 #include <cmath>
 #include <limits>

@@ -10,6 +10,7 @@
 #include "device_support.hpp"
 
 #include <fluxion/cuda.hpp>
+#include <fluxion/fluxion.hpp>  // the host batches it compares with
 #include <fluxion/infer/philox.hpp>
 #include <fluxion/infer/samplers.hpp>
 

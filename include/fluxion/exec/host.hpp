@@ -16,13 +16,19 @@
 // spreads a batch over up to n threads, each on a contiguous range of
 // instances. A batch with nothing to write (no instances, or an output block
 // of no elements) returns once its buffers are checked.
+//
+// The threads themselves are defined by <fluxion/exec/host_threads.hpp>, which
+// <fluxion/fluxion.hpp> includes and <fluxion/cuda.hpp> does not: <thread>
+// (with the <memory> it brings) costs an nvcc translation unit more than a
+// second in its three front ends, and a unit that only launches kernels never
+// starts one.
 #include <algorithm>
 #include <cstddef>
 #include <span>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include <fluxion/detail/mp.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
@@ -80,18 +86,44 @@ inline std::size_t range_length(std::size_t count, threads exec, std::size_t gra
   return (share + grain - 1) / grain * grain;
 }
 
+// The thread type for_ranges starts, std::thread, defined by
+// <fluxion/exec/host_threads.hpp>. Its argument only makes it depend on the
+// caller's template, so that <thread> is needed where a batch is run, not
+// where this header is read.
+template <class F>
+struct host_thread;
+
+template <class T, class = void>
+struct is_complete : std::false_type {};
+template <class T>
+struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+// Stands in for the thread type where it is missing, so that the
+// static_assert below is the only error.
+struct no_host_thread {
+  struct type {
+    template <class G>
+    explicit type(G&&) {}
+    void join() {}
+  };
+};
+
 // Calls f(begin, end) on contiguous ranges covering [0, count), each
 // range_length long but the last: on the calling thread and up to
 // exec.count - 1 more. Falls back to fewer threads if the system refuses to
 // start one.
 template <class F>
 void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance, const F& f) {
+  static_assert(is_complete<host_thread<F>>::value,
+                "fluxion::host: a host batch, integration or log-density runs on host threads, which "
+                "<fluxion/fluxion.hpp> defines: include it in this translation unit (<fluxion/cuda.hpp> and "
+                "<fluxion/core.hpp> leave <thread> out).");
+  using thread = typename fluxion::detail::if_t<is_complete<host_thread<F>>::value, host_thread<F>, no_host_thread>::type;
   const std::size_t per = range_length(count, exec, grain, values_per_instance);
   if (per >= count) {
     f(std::size_t{0}, count);
     return;
   }
-  std::vector<std::thread> pool;
+  std::vector<thread> pool;
   pool.reserve((count - 1) / per);
   std::size_t begin = per;  // [0, per) runs on this thread
   while (begin < count) {

@@ -18,7 +18,9 @@
 // simd_lanes is false (fx::host::threads exec(n); exec.simd_lanes = false;)
 // integrates one trajectory at a time instead.
 #include <cstddef>
-#include <memory>
+#if !defined(__CUDACC__)
+#  include <memory>  // the lanes' ensemble (not built by nvcc: see integrate)
+#endif
 #include <span>
 #include <type_traits>
 #include <vector>

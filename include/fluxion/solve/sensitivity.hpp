@@ -26,7 +26,6 @@
 //   r.sensitivity(s, i, j, b)   // d y_i / d theta_j at save time s, trajectory b
 //                               // (theta = parameters, then initial states)
 #include <cstddef>
-#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>

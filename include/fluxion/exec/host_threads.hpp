@@ -1,0 +1,17 @@
+#pragma once
+// The host thread pool's thread type (exec/host.hpp's for_ranges): std::thread.
+// Kept apart so that translation units that run no host batch (CUDA units
+// that only launch kernels, through <fluxion/cuda.hpp>) do not read <thread>.
+// <fluxion/fluxion.hpp> includes it.
+#include <thread>
+
+#include <fluxion/exec/host.hpp>
+
+namespace fluxion::host::detail {
+
+template <class F>
+struct host_thread {
+  using type = std::thread;
+};
+
+}  // namespace fluxion::host::detail
