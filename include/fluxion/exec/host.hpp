@@ -117,7 +117,8 @@ void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t 
                 "fluxion::host: a host batch, integration or log-density runs on host threads, which "
                 "<fluxion/fluxion.hpp> defines: include it in this translation unit (<fluxion/cuda.hpp> and "
                 "<fluxion/core.hpp> leave <thread> out).");
-  using thread = typename fluxion::detail::if_t<is_complete<host_thread<F>>::value, host_thread<F>, no_host_thread>::type;
+  using thread =
+      typename fluxion::detail::if_t<is_complete<host_thread<F>>::value, host_thread<F>, no_host_thread>::type;
   const std::size_t per = range_length(count, exec, grain, values_per_instance);
   if (per >= count) {
     f(std::size_t{0}, count);

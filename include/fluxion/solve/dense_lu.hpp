@@ -15,8 +15,8 @@
 // anyway: the solves multiply by them instead of dividing. A step of Rodas5P
 // solves with one factorization 8 times, and a double division is a
 // sequence of some 10 dependent instructions on a GPU (24 of the 56
-// divisions in the Robertson kernel's PTX were these). The solution differs
-// from the divided one by at most an ulp a component.
+// divisions in the Robertson kernel's PTX were these). Each quotient so
+// formed is within an ulp of the divided one (two roundings instead of one).
 //
 // The unrolled form also factors several matrices at once, one per SIMD lane
 // (T = fluxion::lanes, host only, for Rosenbrock ensembles in lanes): the
