@@ -19,7 +19,10 @@
 # CPU rather than wall time so that other work on the machine counts less)
 # and peak resident memory of the largest of those processes. Targets: under
 # 8 s with g++ and under 15 s with nvcc for every entry point; exits 1 when
-# one is missed. VH=0 skips this part; VH_ENTRIES="rhs jvp_x" picks entries.
+# one is missed. VH=0 skips this part; VH_ENTRIES="rhs jvp_x" picks entries;
+# REPEAT=n compiles each unit n times and reports the median CPU time (and
+# the largest peak memory): on a shared 2-core machine one run's time can be
+# 25% off.
 # Usage: bench/compile_scaling.sh   (from anywhere; CXX and NVCC may be set)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,6 +68,20 @@ cpu() {
   /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/log.txt" 2>&1 || { cat "$work/log.txt" >&2; return 1; }
   awk -F: '/User time/ {u = $2} /System time/ {s = $2} /Maximum resident set size/ {r = $2}
            END {printf "%.2f %d\n", u + s, r}' "$work/time.txt"
+}
+
+# cpu_median N CMD...: cpu() N times; "median_cpu_seconds max_rss_kib".
+cpu_median() {
+  local n=$1; shift
+  local times=() peak=0 r t m
+  for ((i = 0; i < n; ++i)); do
+    r=$(cpu "$@") || return 1
+    read -r t m <<<"$r"
+    times+=("$t")
+    ((m > peak)) && peak=$m
+  done
+  printf '%s\n' "${times[@]}" | sort -g | awk -v peak="$peak" '{v[NR] = $1}
+    END {printf "%.2f %d\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, peak}'
 }
 
 rows=()
@@ -132,21 +149,22 @@ if [ "${VH:-1}" != 0 ]; then
     GXX_TARGET=8 NVCC_TARGET=15
     entries=(${VH_ENTRIES:-none rhs observe jac_x_values jac_p_values obs_jac_x_values obs_jac_p_values jvp_x jvp_p})
     echo
-    echo "vector-host model: CPU time (user + sys) and peak RSS per entry point translation unit"
+    REPEAT=${REPEAT:-1}
+    echo "vector-host model: CPU time (user + sys; the median of ${REPEAT} runs) and peak RSS per entry point translation unit"
     echo "targets: g++ -O2 < ${GXX_TARGET} s, nvcc -O3 -arch=sm_90 < ${NVCC_TARGET} s per entry point ('none': the model alone, not checked)"
     printf '%-18s %10s %10s %10s %10s\n' entry "g++ [s]" "g++ [MB]" "nvcc [s]" "nvcc [MB]"
     missed=()
     for e in "${entries[@]}"; do
       # A failed compile prints its log and counts as a missed target.
       gs=failed gm=-
-      if r=$(cpu "$CXX" -std=c++20 -O2 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_host.cpp" -o "$work/vh.o"); then
+      if r=$(cpu_median "$REPEAT" "$CXX" -std=c++20 -O2 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_host.cpp" -o "$work/vh.o"); then
         read -r gs gm <<<"$r"
         gm=$((gm / 1024))
       fi
       ns=- nm=-
       if [ -n "$NVCC" ]; then
         ns=failed
-        if r=$(cpu "$NVCC" -std=c++20 -O3 -arch=sm_90 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_device.cu" -o "$work/vh.o"); then
+        if r=$(cpu_median "$REPEAT" "$NVCC" -std=c++20 -O3 -arch=sm_90 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_device.cu" -o "$work/vh.o"); then
           read -r ns nm <<<"$r"
           nm=$((nm / 1024))
         fi
