@@ -7,9 +7,9 @@
 // (final state) at rtol and atol both scaled by 0.8, 0.6, 0.45, 0.35 and
 // 0.25: the points that compare it with the peer's Rodas5 at matched error
 // (the two methods have different error constants, so equal tolerances do
-// not give equal errors; bench/solver_ratios.py prints the comparison). The rate constants are read from a
-// file the peers' generator wrote (so both integrate the same trajectories),
-// and the error is the largest relative error of the final states of the
+// not give equal errors; bench/solver_ratios.py prints the comparison).
+// The rate constants are read from a file the peers' generator wrote (so
+// both integrate the same trajectories), and the error is the largest relative error of the final states of the
 // first 256 trajectories against the shipped Radau reference, per component,
 // as peers/stiff_peers.py computes it. One JSON object per line.
 // Usage: fluxion-bench-stiff K_FILE REF_NPY [--ladder] [N ...]
@@ -150,7 +150,8 @@ void run(const char* method_name, Method method, const char* dtype, std::size_t 
       "\"atol\": %.3g, \"tolerance_scale\": %.3g, \"median_ms\": %.4f, "
       "\"min_ms\": %.4f, \"traj_per_s\": %.4g, \"steps_mean\": %.2f, \"rejected_mean\": %.2f, \"failed\": %zu, "
       "\"max_rel_err_final\": [%.3g, %.3g, %.3g]}\n",
-      method_name, dtype, N, saveat ? "saveat" : "final", rtol, atol, tolerance_scale, ms[2], ms[0], double(N) / (ms[2] * 1e-3), acc / double(N),
+      method_name, dtype, N, saveat ? "saveat" : "final", rtol, atol, tolerance_scale, ms[2], ms[0],
+      double(N) / (ms[2] * 1e-3), acc / double(N),
       rej / double(N), failed, err[0], err[1], err[2]);
   std::fflush(stdout);
   cudaFree(dx0);

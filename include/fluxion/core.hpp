@@ -4,8 +4,9 @@
 // <fluxion/cuda.hpp> includes. A header that defines a model for both host
 // and CUDA translation units can include this one; a unit that runs host
 // batches, integrations or log-densities includes <fluxion/fluxion.hpp>
-// (fluxion::host says so at compile time otherwise). <thread>, with the
-// <memory> it brings, costs an nvcc translation unit more than a second.
+// (fluxion::host says so at compile time otherwise). <thread> costs an nvcc
+// translation unit about a second (and <memory>, which only the host lanes'
+// ensemble needs, is read by host compilers alone: solve/host.hpp).
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/config/version.hpp>

@@ -19,9 +19,8 @@
 //
 // The threads themselves are defined by <fluxion/exec/host_threads.hpp>, which
 // <fluxion/fluxion.hpp> includes and <fluxion/cuda.hpp> does not: <thread>
-// (with the <memory> it brings) costs an nvcc translation unit more than a
-// second in its three front ends, and a unit that only launches kernels never
-// starts one.
+// costs an nvcc translation unit about a second in its three front ends, and
+// a unit that only launches kernels never starts one.
 #include <algorithm>
 #include <cstddef>
 #include <span>
