@@ -13,7 +13,9 @@
 #include <fluxion/cuda.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -72,7 +74,10 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
   const char* dtype = sizeof(T) == 8 ? "f64" : "f32";
   // value; value and gradient a thread a trajectory; the same a lane a
   // column; the same by the discrete adjoint.
-  for (int what = 0; what < 4; ++what) {
+  // FLUXION_BENCH_ONLY=adjoint: the discrete adjoint alone (launch-bound sweeps).
+  const char* only = std::getenv("FLUXION_BENCH_ONLY");
+  const bool adjoint_only = only && std::string(only) == "adjoint";
+  for (int what = adjoint_only ? 3 : 0; what < 4; ++what) {
     const bool gradient = what > 0, by_column = what == 2, by_adjoint = what == 3;
     const fx::log_density_buffers<T> out{{value.ptr, n}, gradient ? std::span<T>(grad.ptr, grad.n) : std::span<T>{},
                                          {status.ptr, n}};
@@ -132,6 +137,15 @@ int main(int argc, char** argv) {
   }
   const std::string out = argv[1];
   const std::size_t n = argc > 2 ? std::size_t(std::atoll(argv[2])) : 100000;
+  // FLUXION_BENCH_POOL=keep: the device's default memory pool keeps what the
+  // log-density frees (as JAX's and PyTorch's allocators keep theirs), so
+  // that repeated calls do not map their scratch again each time.
+  if (const char* pool = std::getenv("FLUXION_BENCH_POOL"); pool && std::string(pool) == "keep") {
+    cudaMemPool_t mp;
+    check(cudaDeviceGetDefaultMemPool(&mp, 0), "cudaDeviceGetDefaultMemPool");
+    std::uint64_t keep = UINT64_MAX;
+    check(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
+  }
   const auto data = seir::make_data();
   if (std::FILE* f = std::fopen((out + "/seir_data.csv").c_str(), "w")) {
     std::fprintf(f, "day,value,observed,right_censored\n");
@@ -144,6 +158,6 @@ int main(int argc, char** argv) {
     gpu<double>(n, data, variant);
     gpu<float>(n, data, variant);
   }
-  seir_bench::host_costs(2000, data);
+  if (!std::getenv("FLUXION_BENCH_ONLY")) seir_bench::host_costs(2000, data);
   return 0;
 }

@@ -7,6 +7,7 @@
 #endif
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
+#include <fluxion/exec/cuda/scratch.hpp>
 #include <fluxion/core.hpp>
 #include <fluxion/solve/cuda.hpp>
 #include <fluxion/infer/cuda.hpp>

@@ -14,7 +14,8 @@
 // the data, save times and tolerances travel to the device in one
 // stream-ordered allocation with the scratch (for every resident thread:
 // save times x observables values, x (1 + columns) with the gradient), freed
-// after the kernel. The scratch takes at most half the free device memory:
+// after the kernel into fluxion's pool, which keeps it for the next call
+// (exec/cuda/scratch.hpp; fx::cuda::release_scratch() returns it). The scratch takes at most half the free device memory:
 // fewer threads are launched beyond, and cuda_error is raised before any
 // work when not even one block's scratch fits. x0, p and the outputs
 // are device memory the caller owns: value[b]; gradients [column][trajectory]
@@ -32,10 +33,14 @@
 //
 // With the gradient, fx::discrete_adjoint{} (before the stream) computes it
 // backward through each trajectory's recorded steps
-// (infer/log_density_adjoint.hpp): a thread a trajectory integrating the
-// model alone, its scratch slot a tape of save times x n_states +
-// recorded_steps x (n_states + 3) values; a trajectory taking more accepted
-// steps than recorded_steps ends with status max_steps.
+// (infer/log_density_adjoint.hpp), in three kernels: the integrations of
+// the model alone onto tapes, the densities' terms of every trajectory and
+// save time in parallel, the backward passes. Every trajectory has a tape of
+// save times x n_states + recorded_steps x (n_states + 3) values (and its
+// terms' sums, a value and n_params derivatives for every 8 save times); when
+// those of all trajectories exceed half the free device memory, the kernels
+// take them in chunks that fit. A trajectory taking more accepted steps than
+// recorded_steps ends with status max_steps.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -48,6 +53,7 @@
 
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
+#include <fluxion/exec/cuda/scratch.hpp>
 #include <fluxion/infer/log_density.hpp>
 #include <fluxion/infer/log_density_adjoint.hpp>
 #include <fluxion/infer/log_density_columns.hpp>
@@ -102,25 +108,101 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   }
 }
 
-// The discrete adjoint (infer/log_density_adjoint.hpp): one thread a
-// trajectory, each resident thread with a tape in its slot of `scratch`
-// (value k of slot i at scratch[i + k slots]: a warp's accesses coalesce).
-template <class Method, class M, class Lik, class Pri, class T>
-__global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS log_density_adjoint_kernel(
-    M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, Pri pri,
-    std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p, strides ps,
-    T* __restrict__ value, T* __restrict__ gradients, solve_status* __restrict__ status,
-    solve_statistics* __restrict__ stats, T* __restrict__ scratch, std::int32_t recorded_steps) {
-  const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;
-  const fluxion::detail::adjoint_tape<T> tape{scratch + slot, std::ptrdiff_t(slots), recorded_steps};
-  for (std::size_t b = slot; b < count; b += slots) {
+// The discrete adjoint (infer/log_density_adjoint.hpp) in three kernels over
+// a chunk of `count` trajectories, each with a tape in `tapes` (value k of
+// trajectory b at tapes[k count + b]: a warp's accesses coalesce):
+//  1. a thread a trajectory integrates it onto its tape;
+//  2. a thread a (group of adjoint_save_group save times, trajectory)
+//     evaluates the densities' terms there, a warp's lanes at the same save
+//     times (the same data: their branches agree), with every resident
+//     thread busy, instead of each integrating thread evaluating its own
+//     one after another; it leaves the seeds on the tape and the group's
+//     value and parameter derivatives in `partials`;
+//  3. a thread a trajectory sums those in group order, runs the backward
+//     pass and adds the priors.
+// Each kernel holds only its part's code and registers. Blocks per SM that
+// each kernel's register allocation must allow (tuning knobs, measured by
+// bench/seir_log_density.cu; 1: the compiler chooses):
+#ifndef FLUXION_ADJOINT_FORWARD_MIN_BLOCKS
+#  define FLUXION_ADJOINT_FORWARD_MIN_BLOCKS 1
+#endif
+#ifndef FLUXION_ADJOINT_TERMS_MIN_BLOCKS
+#  define FLUXION_ADJOINT_TERMS_MIN_BLOCKS 1
+#endif
+#ifndef FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS
+#  define FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS 1
+#endif
+template <class Method, class M, class T>
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_FORWARD_MIN_BLOCKS) adjoint_forward_kernel(
+    M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
+    strides ps, solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ tapes,
+    std::int32_t recorded_steps, std::int32_t* __restrict__ steps) {
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
+    fluxion::detail::adjoint_recorder<M> rec{{tapes + b, std::ptrdiff_t(count), recorded_steps}, o.n_save};
     solve_statistics st{};
-    status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
-        m, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
-        gradients + i, std::ptrdiff_t(count), st, tape);
+    status[b] = fluxion::detail::adjoint_forward<Method>(m, o, x0 + i * xs.instance, xs.element, p + i * ps.instance,
+                                                         ps.element, rec, st);
+    steps[b] = rec.steps;
     if (stats) stats[b] = st;
+  }
+}
+
+template <class M, class Lik, class T>
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TERMS_MIN_BLOCKS) adjoint_terms_kernel(
+    M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, std::size_t count,
+    const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ tapes,
+    std::int32_t recorded_steps, T* __restrict__ partials) {
+  constexpr int np = int(M::n_params);
+  constexpr std::size_t group = fluxion::detail::adjoint_save_group;
+  const std::size_t groups = (o.n_save + group - 1) / group;
+  for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < groups * count;
+       w += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t g = w / count, b = w % count;
+    if (status[b] != solve_status::success) continue;
+    const auto i = std::ptrdiff_t(b);
+    T pc[np > 0 ? np : 1], value, pbar[np > 0 ? np : 1];
+    for (int j = 0; j < np; ++j) pc[j] = p[i * ps.instance + std::ptrdiff_t(j) * ps.element];
+    const std::size_t first = g * group, end = first + group < o.n_save ? first + group : o.n_save;
+    fluxion::detail::adjoint_save_terms(m, o, lik, data, pc, first, end,
+                                        {tapes + b, std::ptrdiff_t(count), recorded_steps}, &value, pbar);
+    T* out = partials + g * std::size_t(1 + np) * count + b;
+    out[0] = value;
+    for (int j = 0; j < np; ++j) out[std::size_t(1 + j) * count] = pbar[j];
+  }
+}
+
+template <class Method, class M, class Pri, class T>
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS) adjoint_backward_kernel(
+    M m, ode_options<T> o, Pri pri, std::size_t count, const T* __restrict__ p, strides ps,
+    const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
+    const std::int32_t* __restrict__ steps, const T* __restrict__ partials, T* __restrict__ value,
+    T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
+  constexpr int n = int(M::n_states), np = int(M::n_params);
+  const std::size_t groups = (o.n_save + fluxion::detail::adjoint_save_group - 1) / fluxion::detail::adjoint_save_group;
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    const auto i = std::ptrdiff_t(b);
+    const bool ok = status[b] == solve_status::success;
+    T v = T(0), pbar[np > 0 ? np : 1], ybar[n];
+    for (int j = 0; j < np; ++j) pbar[j] = T(0);
+    for (int k = 0; k < n; ++k) ybar[k] = T(0);
+    if (ok) {
+      T pc[np > 0 ? np : 1];
+      for (int j = 0; j < np; ++j) pc[j] = p[i * ps.instance + std::ptrdiff_t(j) * ps.element];
+      for (std::size_t g = 0; g < groups; ++g) {
+        const T* in = partials + g * std::size_t(1 + np) * count + b;
+        v += in[0];
+        for (int j = 0; j < np; ++j) pbar[j] += in[std::size_t(1 + j) * count];
+      }
+      solve_statistics st = stats ? stats[b] : solve_statistics{};
+      fluxion::detail::adjoint_recorder<M> rec{
+          {tapes + b, std::ptrdiff_t(count), recorded_steps}, o.n_save, steps[b]};
+      fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st);
+      if (stats) stats[b] = st;
+    }
+    fluxion::detail::write_adjoint_result<M>(ok, v, pbar, ybar, value + i, gradients + i, std::ptrdiff_t(grad_stride));
   }
 }
 
@@ -213,6 +295,37 @@ unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count,
                                   "half the free device memory",
                               cudaErrorMemoryAllocation);
   return unsigned(affordable < blocks ? affordable : blocks);
+}
+
+// The grid of a kernel that loops over `work` items (blocks of `threads`):
+// enough blocks for all of them, at most as many as the device keeps resident.
+template <class Kernel>
+unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
+  using fluxion::detail::check_cuda;
+  constexpr const char* what = "the log-density kernels' occupancy";
+  int device = 0, sms = 0, per_sm = 0;
+  check_cuda(cudaGetDevice(&device), what);
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), 0), what);
+  const std::size_t resident = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
+  const std::size_t needed = (work + threads - 1) / threads;
+  return unsigned(needed < resident ? needed : resident);
+}
+
+// How many trajectories the discrete adjoint's kernels take at once: all of
+// them when their tapes, terms and step counts (bytes_each a trajectory) fit
+// in half the free device memory, otherwise as many as do; cuda_error when
+// not even one does.
+inline std::size_t adjoint_chunk(std::size_t count, std::size_t bytes_each) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the discrete adjoint's tapes");
+  const std::size_t affordable = free_bytes / 2 / bytes_each;
+  if (affordable == 0)
+    throw fluxion::cuda_error("the discrete adjoint's tape (" + std::to_string(bytes_each) +
+                                  " bytes a trajectory: its save times and recorded_steps steps) exceeds "
+                                  "half the free device memory",
+                              cudaErrorMemoryAllocation);
+  return affordable < count ? affordable : count;
 }
 
 // Bytes of host data laid out for one copy to the device, each piece aligned.
@@ -311,8 +424,17 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     using member_sink_t = fluxion::detail::member_log_density_sink<M, Lik, detail::lane_group<int(1 + columns)>>;
     if (gradient) slot_bytes = member_sink_t::slot_values(n_slot_saves) * sizeof(T);
   }
-  if (adjoint_kernel)
-    slot_bytes = fluxion::detail::adjoint_tape<T>::template values<M>(n_slot_saves, recorded_steps) * sizeof(T);
+  // The discrete adjoint: a tape, the terms' groups and a step count for
+  // every trajectory of a chunk (all of them when they fit).
+  const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<M>(n_slot_saves, recorded_steps);
+  const std::size_t save_groups =
+      (o.n_save + fluxion::detail::adjoint_save_group - 1) / fluxion::detail::adjoint_save_group;
+  const std::size_t partial_values = save_groups * (1 + M::n_params);
+  std::size_t chunk = 0;
+  if (adjoint_kernel) {
+    slot_bytes = (tape_values + partial_values) * sizeof(T) + sizeof(std::int32_t);
+    chunk = detail::adjoint_chunk(count, slot_bytes);
+  }
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
       columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
@@ -322,16 +444,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     if (gradient)
       blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, threads,
                                           lanes_needed, slot_bytes);
-  if constexpr (by_adjoint)
-    if (gradient)
-      blocks = detail::log_density_blocks(detail::log_density_adjoint_kernel<Method, M, Lik, Pri, T>, threads, count,
-                                          slot_bytes);
   if (!columns_kernel && !adjoint_kernel)
     blocks = gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, threads,
                                                    count, slot_bytes)
                       : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, threads,
                                                    count, slot_bytes);
-  const std::size_t slots = std::size_t(blocks) * threads;
+  const std::size_t slots = adjoint_kernel ? chunk : std::size_t(blocks) * threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
   detail::staging host;
@@ -349,10 +467,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   host.bytes.resize(at_views + views_bytes);
   // The scratch follows the data in the same allocation (not copied).
   const std::size_t at_scratch = (host.bytes.size() + 255) / 256 * 256;
-  unsigned char* device = nullptr;
-  fluxion::detail::check_cuda(
-      cudaMallocAsync(reinterpret_cast<void**>(&device), at_scratch + slots * slot_bytes, stream),
-      "cudaMallocAsync of the log-density's data and scratch");
+  auto* const device = static_cast<unsigned char*>(detail::scratch_alloc(
+      at_scratch + slots * slot_bytes, stream, "cudaMallocFromPoolAsync of the log-density's data and scratch"));
   for (std::size_t k = 0; k < data.size(); ++k) {
     const fluxion::detail::series_view<T> v{
         reinterpret_cast<const observation<T>*>(device + offsets[k].values),
@@ -371,11 +487,31 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
 
   const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
   solve_statistics* const stats = with_stats ? cstat.data : nullptr;
+  cudaError_t launched = cudaSuccess;
   if (adjoint_kernel) {
-    if constexpr (by_adjoint)
-      detail::log_density_adjoint_kernel<Method><<<blocks, threads, 0, stream>>>(
-          m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch,
-          recorded_steps);
+    if constexpr (by_adjoint) {
+      T* const tapes = scratch;
+      T* const partials = tapes + chunk * tape_values;
+      auto* const steps = reinterpret_cast<std::int32_t*>(partials + chunk * partial_values);
+      const auto forward = detail::adjoint_forward_kernel<Method, M, T>;
+      const auto terms = detail::adjoint_terms_kernel<M, Lik, T>;
+      const auto backward = detail::adjoint_backward_kernel<Method, M, Pri, T>;
+      for (std::size_t c0 = 0; c0 < count && launched == cudaSuccess; c0 += chunk) {
+        const std::size_t c = count - c0 < chunk ? count - c0 : chunk;
+        const auto i = std::ptrdiff_t(c0);
+        const T* const x0c = cx.data + i * cx.instance_stride;
+        const T* const pc = cp.data + i * cp.instance_stride;
+        solve_statistics* const statsc = stats ? stats + c0 : nullptr;
+        forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
+            m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, recorded_steps, steps);
+        terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
+            m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
+        backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
+            m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, partials, cv.data + c0, cg.data + c0,
+            count, statsc);
+        launched = cudaGetLastError();
+      }
+    }
   } else if (columns_kernel) {
     if constexpr (by_column)
       detail::log_density_columns_kernel<Method><<<blocks, threads, 0, stream>>>(
@@ -388,7 +524,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, static_cast<T*>(nullptr), cst.data, stats,
         scratch);
   }
-  const cudaError_t launched = cudaGetLastError();
+  if (launched == cudaSuccess) launched = cudaGetLastError();
   cudaFreeAsync(device, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion log-density kernel");
 }

@@ -87,9 +87,104 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
   ((out[C] += w[R] != T(0) ? v[e] * w[R] : T(0), ++e), ...);
 }
 
-// One trajectory's log-density and gradient (columns grad_stride apart: the
-// parameters, then the initial state) by the discrete adjoint, its tape
-// given. Host and device.
+// The three parts of one trajectory's log-density and gradient, run in this
+// order by the host (a thread a trajectory, trajectory_log_density_adjoint)
+// and by the GPU (a kernel each, infer/cuda.hpp: the densities' terms of all
+// trajectories and save times in parallel, rather than one after another in
+// the thread that integrated them). Both sum the terms in the same order:
+// within each group of adjoint_save_group consecutive save times, then over
+// the groups.
+inline constexpr std::size_t adjoint_save_group = 8;
+
+// 1. The forward integration of the model onto the tape: the state at every
+// save time and the start of every accepted step. A trajectory that takes
+// more accepted steps than the tape holds ends with max_steps.
+template <class Method, class M>
+FLUXION_HOST_DEVICE solve_status adjoint_forward(const M& m, const ode_options<typename M::scalar>& o,
+                                                 const typename M::scalar* x0, std::ptrdiff_t xs,
+                                                 const typename M::scalar* p, std::ptrdiff_t ps,
+                                                 adjoint_recorder<M>& rec, solve_statistics& st) {
+  using T = typename M::scalar;
+  T last[M::n_states];
+  const trajectory_io<T> io{x0, xs, p, ps, nullptr, 0, 0, last, 1};
+  const solve_status status = stepper_of<Method, M>::type::run(m, o, io, st, rec);
+  return status == solve_status::success && rec.full ? solve_status::max_steps : status;
+}
+
+// 2. The terms of the save times first .. end - 1 (parameters pc, contiguous):
+// their log-density into *value and its derivatives with respect to the
+// parameters into pbar (n_params values, both zeroed here); the saved state
+// on the tape is replaced by its seed, d terms / d y(t_s), through the
+// observables' exact Jacobian.
+template <class M, class Lik>
+FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typename M::scalar>& o, const Lik& lik,
+                                            const series_view<typename M::scalar>* data, const typename M::scalar* pc,
+                                            std::size_t first, std::size_t end, adjoint_tape<typename M::scalar> tape,
+                                            typename M::scalar* value, typename M::scalar* pbar) {
+  using T = typename M::scalar;
+  constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
+  using ox = jacobian_entries<M, M::jacobian::obs_x>;
+  using op = jacobian_entries<M, M::jacobian::obs_p>;
+  *value = T(0);
+  for (int j = 0; j < np; ++j) pbar[j] = T(0);
+  for (std::size_t s = first; s < end; ++s) {
+    T seed[n];
+    for (int i = 0; i < n; ++i) seed[i] = T(0);
+    if constexpr (nobs > 0) {
+      const T ts = o.save_times[s];
+      T y[n], mu[nobs], mubar[nobs];
+      for (int i = 0; i < n; ++i) y[i] = tape[s * n + std::size_t(i)];
+      m.observe(ts, y, 1, pc, 1, mu, 1);
+      for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
+      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar};
+      lik.each(terms);
+      *value += terms.value;
+      if (terms.any) {
+        if constexpr (ox::nnz > 0) {
+          T v[ox::nnz];
+          m.template jacobian_values<M::jacobian::obs_x>(ts, y, 1, pc, 1, v, 1);
+          add_seeded_transpose(v, mubar, seed, typename ox::rows{}, typename ox::columns{});
+        }
+        if constexpr (op::nnz > 0) {
+          T v[op::nnz];
+          m.template jacobian_values<M::jacobian::obs_p>(ts, y, 1, pc, 1, v, 1);
+          add_seeded_transpose(v, mubar, pbar, typename op::rows{}, typename op::columns{});
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = seed[i];
+  }
+}
+
+// 3. The backward pass from the seeds on the tape (rec: the forward pass's
+// recorder, its steps), then the priors: value and pbar (the terms' sums on
+// entry) are the log-density and its derivatives with respect to the
+// parameters, ybar those with respect to the initial state.
+template <class Method, class M, class Pri>
+FLUXION_HOST_DEVICE void adjoint_finish(const M& m, const ode_options<typename M::scalar>& o, const Pri& pri,
+                                        const typename M::scalar* pc, const adjoint_recorder<M>& rec,
+                                        typename M::scalar* value, typename M::scalar* pbar,
+                                        typename M::scalar* ybar, solve_statistics& st) {
+  adjoint_backward<Method>(m, o, pc, 1, rec, ybar, pbar, st);
+  prior_sum<typename M::scalar, true> add{pc, 1, value, pbar};
+  pri.each(add);
+}
+
+// Writes a trajectory's log-density and gradient (columns grad_stride apart:
+// the parameters, then the initial state); a failed one's -inf and zeros.
+template <class M>
+FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value, const typename M::scalar* pbar,
+                                              const typename M::scalar* ybar, typename M::scalar* value_out,
+                                              typename M::scalar* grad_out, std::ptrdiff_t grad_stride) {
+  using T = typename M::scalar;
+  constexpr int n = int(M::n_states), np = int(M::n_params);
+  *value_out = ok ? value : -special::infinity<T>();
+  for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? pbar[j] : T(0);
+  for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = ok ? ybar[i] : T(0);
+}
+
+// One trajectory's log-density and gradient by the discrete adjoint, its
+// tape given: the three parts above, one after another (the host's path).
 template <class Method, class M, class Lik, class Pri>
 FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
     const M& m, const ode_options<typename M::scalar>& o, const Lik& lik, const series_view<typename M::scalar>* data,
@@ -97,65 +192,27 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
     typename M::scalar* value_out, typename M::scalar* grad_out, std::ptrdiff_t grad_stride, solve_statistics& st,
     adjoint_tape<typename M::scalar> tape) {
   using T = typename M::scalar;
-  constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
-  using ox = jacobian_entries<M, M::jacobian::obs_x>;
-  using op = jacobian_entries<M, M::jacobian::obs_p>;
-
+  constexpr int n = int(M::n_states), np = int(M::n_params);
   adjoint_recorder<M> rec{tape, o.n_save};
-  T last[n];
-  const trajectory_io<T> io{x0, xs, p, ps, nullptr, 0, 0, last, 1};
-  solve_status status = stepper_of<Method, M>::type::run(m, o, io, st, rec);
-  if (status == solve_status::success && rec.full) status = solve_status::max_steps;
+  const solve_status status = adjoint_forward<Method>(m, o, x0, xs, p, ps, rec, st);
   const bool ok = status == solve_status::success;
-
-  // The parameters, read at every stage of the backward pass: a local copy
-  // (strided global reads on a GPU otherwise), as the forward driver does.
+  // The parameters, read at every stage of the backward pass: a local copy.
   T pc[np > 0 ? np : 1];
   for (int j = 0; j < np; ++j) pc[j] = p[std::ptrdiff_t(j) * ps];
   T value = T(0), pbar[np > 0 ? np : 1], ybar[n];
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
   for (int i = 0; i < n; ++i) ybar[i] = T(0);
-
   if (ok) {
-    // The terms at each save time; the seed there replaces the state on the tape.
-    if constexpr (nobs > 0) {
-      for (std::size_t s = 0; s < o.n_save; ++s) {
-        const T ts = o.save_times[s];
-        T y[n], mu[nobs], mubar[nobs];
-        for (int i = 0; i < n; ++i) y[i] = tape[s * n + std::size_t(i)];
-        m.observe(ts, y, 1, pc, 1, mu, 1);
-        for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
-        adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar};
-        lik.each(terms);
-        value += terms.value;
-        T seed[n];
-        for (int i = 0; i < n; ++i) seed[i] = T(0);
-        if (terms.any) {
-          if constexpr (ox::nnz > 0) {
-            T v[ox::nnz];
-            m.template jacobian_values<M::jacobian::obs_x>(ts, y, 1, pc, 1, v, 1);
-            add_seeded_transpose(v, mubar, seed, typename ox::rows{}, typename ox::columns{});
-          }
-          if constexpr (op::nnz > 0) {
-            T v[op::nnz];
-            m.template jacobian_values<M::jacobian::obs_p>(ts, y, 1, pc, 1, v, 1);
-            add_seeded_transpose(v, mubar, pbar, typename op::rows{}, typename op::columns{});
-          }
-        }
-        for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = seed[i];
-      }
-    } else {
-      for (std::size_t k = 0; k < o.n_save * n; ++k) tape[k] = T(0);
+    for (std::size_t first = 0; first < o.n_save; first += adjoint_save_group) {
+      const std::size_t end = first + adjoint_save_group < o.n_save ? first + adjoint_save_group : o.n_save;
+      T group_value, group_pbar[np > 0 ? np : 1];
+      adjoint_save_terms(m, o, lik, data, pc, first, end, tape, &group_value, group_pbar);
+      value += group_value;
+      for (int j = 0; j < np; ++j) pbar[j] += group_pbar[j];
     }
-
-    adjoint_backward<Method>(m, o, pc, 1, rec, ybar, pbar, st);
-
-    prior_sum<T, true> add{pc, 1, &value, pbar};
-    pri.each(add);
+    adjoint_finish<Method>(m, o, pri, pc, rec, &value, pbar, ybar, st);
   }
-  *value_out = ok ? value : -special::infinity<T>();
-  for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? pbar[j] : T(0);
-  for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = ok ? ybar[i] : T(0);
+  write_adjoint_result<M>(ok, value, pbar, ybar, value_out, grad_out, grad_stride);
   return status;
 }
 

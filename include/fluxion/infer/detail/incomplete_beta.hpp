@@ -12,7 +12,7 @@
 //   I_x(a, b) = x^a y^b / (a B(a, b)) * 1 / (1 + d1 / (1 + d2 / (1 + ...))),
 //   d(2m+1) = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)),
 //   d(2m)   = m (b - m) x / ((a + 2m - 1)(a + 2m)),
-// evaluated by the modified Lentz method (NR section 5.2), used directly
+// evaluated by its fundamental recurrences (beta_continued_fraction), used directly
 // when x < (a + 1) / (a + b + 2), where it converges in O(sqrt(max(a, b)))
 // terms, and through the symmetry above otherwise. The prefactor
 // x^a y^b / B(a, b) is formed in logarithms as below (log_beta_power_terms).
@@ -25,48 +25,97 @@
 
 namespace fluxion::detail::special {
 
-// Has a factor of the Lentz product converged? For dual numbers the
-// derivative must have settled too (its factor's derivative tends to 0).
+// Has the approximant h settled (h_old the one before)? To 4 eps: once it
+// has converged, the recurrences' roundings (below) still move it by a few
+// units in the last place a step, and a test to eps can wait for those to
+// cancel for hundreds of steps. For dual numbers the derivative must have
+// settled too: to 4 eps of |h| + |h'|.
 template <class R>
-FLUXION_HOST_DEVICE bool lentz_converged(R del, R /*h*/) {
-  return special::fabs(del - R(1)) <= epsilon<R>();
+FLUXION_HOST_DEVICE bool fraction_settled(R h, R h_old) {
+  return special::fabs(h - h_old) <= R(4) * epsilon<R>() * special::fabs(h);
 }
 template <class R>
-FLUXION_HOST_DEVICE bool lentz_converged(dual<R> del, dual<R> h) {
-  const R eps = epsilon<R>();
-  return special::fabs(del.v - R(1)) <= eps && special::fabs(del.d) <= eps * (R(1) + special::fabs(h.d / h.v));
+FLUXION_HOST_DEVICE bool fraction_settled(dual<R> h, dual<R> h_old) {
+  const R eps = R(4) * epsilon<R>();
+  return special::fabs(h.v - h_old.v) <= eps * special::fabs(h.v) &&
+         special::fabs(h.d - h_old.d) <= eps * (special::fabs(h.v) + special::fabs(h.d));
 }
 
-template <class S>
-FLUXION_HOST_DEVICE S lentz_guard(S v) {
-  using R = real_of<S>;
-  const R tiny = smallest_normal<R>() / epsilon<R>();
-  return special::fabs(value_of(v)) < tiny ? S(tiny) : v;
+// The recurrences' values scaled by a real constant r (a dual's derivative
+// too: the approximant A / B is unchanged in value and derivative).
+template <class R>
+FLUXION_HOST_DEVICE R scaled(R v, R r) {
+  return v * r;
+}
+template <class R>
+FLUXION_HOST_DEVICE dual<R> scaled(dual<R> v, R r) {
+  return {v.v * r, v.d * r};
+}
+// A / B where B's value is 1: A, and for dual numbers the derivative A' - A B'.
+template <class R>
+FLUXION_HOST_DEVICE R over_unit(R a, R) {
+  return a;
+}
+template <class R>
+FLUXION_HOST_DEVICE dual<R> over_unit(dual<R> a, dual<R> b) {
+  return {a.v, a.d - a.v * b.d};
+}
+template <class R>
+FLUXION_HOST_DEVICE R with_unit_value(R) {
+  return R(1);
+}
+template <class R>
+FLUXION_HOST_DEVICE dual<R> with_unit_value(dual<R> b) {
+  return {R(1), b.d};
 }
 
-// The continued fraction of NR eq. 6.4.5 (NR's betacf); NaN if it fails to converge.
+// The continued fraction of NR eq. 6.4.5, 1 / (1 + d1 / (1 + d2 / (1 + ...))),
+// by its fundamental recurrences (Wallis; NR section 5.2) A_j = A_(j-1) +
+// d_j A_(j-2), B_j likewise, the approximant A_j / B_j, renormalized every
+// step as in NR's second edition (1992), betacf. Each partial numerator
+// d_j = num_j / den_j enters without its division: A_j den_j = den_j A_(j-1)
+// + num_j A_(j-2), with A_(j-1) scaled by den_j too (every A and B scaled
+// alike leaves the approximant unchanged). Renormalized after every step, the
+// values grow by at most one factor of size (a + 2m)^2 before the next (no
+// overflow below shapes of about 1e19 in float). So a step costs one
+// division, the renormalization's, where the modified Lentz method costs
+// three (with dual numbers, six), whose latency bounds the censored terms on
+// a GPU. NaN if the fraction fails to converge.
 template <class S>
 FLUXION_HOST_DEVICE S beta_continued_fraction(S a, S b, S x) {
   using R = real_of<S>;
   const S qab = a + b, qap = a + R(1), qam = a - R(1);
-  S c = S(R(1));
-  S d = lentz_guard(R(1) - qab * x / qap);
-  d = R(1) / d;
-  S h = d;
+  // (A_1, A_0) = (1, 0), (B_1, B_0) = (1, 1), then d_1 = -(a + b) x / (a + 1).
+  S a_cur = S(R(1)), a_prev = S(R(0)), b_cur = S(R(1)), b_prev = S(R(1));
+  const auto step = [&](S num, S den) {
+    const S a_new = den * a_cur + num * a_prev, b_new = den * b_cur + num * b_prev;
+    a_prev = den * a_cur;
+    b_prev = den * b_cur;
+    a_cur = a_new;
+    b_cur = b_new;
+  };
+  const auto renormalize = [&] {
+    const R r = R(1) / value_of(b_cur);
+    a_cur = scaled(a_cur, r);
+    a_prev = scaled(a_prev, r);
+    b_prev = scaled(b_prev, r);
+    b_cur = with_unit_value(scaled(b_cur, r));
+  };
+  step(-(qab * x), qap);
+  renormalize();
+  S h = over_unit(a_cur, b_cur);
   for (int m = 1; m < incomplete_max_terms; ++m) {
     const R mr = R(m), m2 = R(2 * m);
-    S aa = mr * (b - mr) * x / ((qam + m2) * (a + m2));  // even step
-    d = lentz_guard(R(1) + aa * d);
-    c = lentz_guard(R(1) + aa / c);
-    d = R(1) / d;
-    h = h * d * c;
-    aa = -(a + mr) * (qab + mr) * x / ((a + m2) * (qap + m2));  // odd step
-    d = lentz_guard(R(1) + aa * d);
-    c = lentz_guard(R(1) + aa / c);
-    d = R(1) / d;
-    const S del = d * c;
-    h = h * del;
-    if (lentz_converged(del, h)) return h;
+    step(mr * (b - mr) * x, (qam + m2) * (a + m2));  // d_2m
+    renormalize();
+    const S h_even = over_unit(a_cur, b_cur);
+    step(-((a + mr) * (qab + mr) * x), (a + m2) * (qap + m2));  // d_(2m+1)
+    renormalize();
+    h = over_unit(a_cur, b_cur);
+    // Consecutive approximants, as Lentz's test compares them: they lie on
+    // either side of the limit, where approximants two apart lie on one side
+    // and can agree long before they reach it.
+    if (fraction_settled(h, h_even)) return h;
   }
   return S(not_a_number<R>());
 }
