@@ -122,12 +122,16 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
 //     pass and adds the priors.
 // Each kernel holds only its part's code and registers. Blocks per SM that
 // each kernel's register allocation must allow (tuning knobs, measured by
-// bench/seir_log_density.cu; 1: the compiler chooses):
+// bench/seir_log_density.cu; 1: the compiler chooses). The terms kernel's 6
+// (at most 85 registers a thread): its time is the latency of the censored
+// terms' continued fractions, which more resident warps hide (the SEIR
+// example's gradient, H100, f64: 4.55 ms with 150 registers, 4.28 with 80,
+// 4.26 with 7 blocks; bench/results/2026-12-05-h100-224e27f).
 #ifndef FLUXION_ADJOINT_FORWARD_MIN_BLOCKS
 #  define FLUXION_ADJOINT_FORWARD_MIN_BLOCKS 1
 #endif
 #ifndef FLUXION_ADJOINT_TERMS_MIN_BLOCKS
-#  define FLUXION_ADJOINT_TERMS_MIN_BLOCKS 1
+#  define FLUXION_ADJOINT_TERMS_MIN_BLOCKS 6
 #endif
 #ifndef FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS
 #  define FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS 1
