@@ -508,8 +508,9 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         solve_statistics* const statsc = stats ? stats + c0 : nullptr;
         forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
             m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, recorded_steps, steps);
-        terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
-            m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
+        if (save_groups > 0)  // no save times: no terms, and a grid of no blocks is a launch error
+          terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
+              m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
         backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
             m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, partials, cv.data + c0, cg.data + c0,
             count, statsc);
