@@ -15,9 +15,10 @@
 // stream-ordered allocation with the scratch (for every resident thread:
 // save times x observables values, x (1 + columns) with the gradient), freed
 // after the kernel into fluxion's pool, which keeps it for the next call
-// (exec/cuda/scratch.hpp; fx::cuda::release_scratch() returns it). The scratch takes at most half the free device memory:
-// fewer threads are launched beyond, and cuda_error is raised before any
-// work when not even one block's scratch fits. x0, p and the outputs
+// (exec/cuda/scratch.hpp; fx::cuda::release_scratch() returns it). The
+// scratch takes at most half the free device memory: fewer threads are
+// launched beyond, and cuda_error is raised before any work when not even
+// one block's scratch fits. x0, p and the outputs
 // are device memory the caller owns: value[b]; gradients [column][trajectory]
 // (the parameters, then the initial states; an empty span asks for the
 // value alone, which integrates the model without sensitivities); status[b];
