@@ -94,7 +94,10 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
 // the thread that integrated them). Both sum the terms in the same order:
 // within each group of adjoint_save_group consecutive save times, then over
 // the groups.
-inline constexpr std::size_t adjoint_save_group = 8;
+#ifndef FLUXION_ADJOINT_SAVE_GROUP
+#  define FLUXION_ADJOINT_SAVE_GROUP 8
+#endif
+inline constexpr std::size_t adjoint_save_group = FLUXION_ADJOINT_SAVE_GROUP;
 
 // 1. The forward integration of the model onto the tape: the state at every
 // save time and the start of every accepted step. A trajectory that takes
