@@ -1,14 +1,10 @@
 #pragma once
 // Log-densities and their gradients on the GPU: one thread a trajectory,
-// each with its own steps. The value alone takes three kernels: the
-// integrations, each recording its observables at the save times; the
-// densities' terms of every trajectory and group of 8 save times in
-// parallel, a warp's lanes at the same save times (the same data, so their
-// branches agree); the sums and priors. With forward sensitivities a thread
-// records the observables and their derivatives in its slot of a scratch
-// buffer and evaluates the densities after its integration, when the warp's
-// threads run together (no trajectory is written to memory). CUDA
-// translation units only.
+// each with its own steps. At the save times a thread records only the
+// observables (and their derivatives) in its slot of a scratch buffer, and
+// evaluates the densities after its integration, when the warp's threads
+// run together (no trajectory is written to memory). CUDA translation units
+// only.
 //
 //   fx::log_density_buffers<double> out{value_dev, gradients_dev, status_dev};
 //   fx::cuda::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0_dev), fx::soa(p_dev), out, stream);
@@ -16,14 +12,13 @@
 // The likelihood, priors, problem and data are host objects, checked on the
 // host before anything is launched (as fx::host::log_density checks them);
 // the data, save times and tolerances travel to the device in one
-// stream-ordered allocation with the scratch (the value alone: save times x
-// observables values and a sum for every 8 save times, for every
-// trajectory; forward sensitivities: save times x observables x (1 +
-// columns) values for every resident thread), freed after the kernels into
-// fluxion's pool, which keeps it for the next call (exec/cuda/scratch.hpp;
-// fx::cuda::release_scratch() returns it). The scratch takes at most half
-// the free device memory: fewer trajectories or threads at once beyond, and
-// cuda_error is raised before any work when not even one's fits. x0, p and the outputs
+// stream-ordered allocation with the scratch (for every resident thread:
+// save times x observables values, x (1 + columns) with the gradient), freed
+// after the kernel into fluxion's pool, which keeps it for the next call
+// (exec/cuda/scratch.hpp; fx::cuda::release_scratch() returns it). The
+// scratch takes at most half the free device memory: fewer threads are
+// launched beyond, and cuda_error is raised before any work when not even
+// one block's scratch fits. x0, p and the outputs
 // are device memory the caller owns: value[b]; gradients [column][trajectory]
 // (the parameters, then the initial states; an empty span asks for the
 // value alone, which integrates the model without sensitivities); status[b];
@@ -216,66 +211,6 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
   }
 }
 
-// The log-density alone in three kernels over a chunk of `count`
-// trajectories, as the adjoint's: the integrations, recording the
-// observables at every save time in `records` (value k of trajectory b at
-// records[k count + b]); the densities' terms of every group of
-// adjoint_save_group save times of every trajectory, into `partials`; their
-// sums in group order, and the priors.
-template <class Method, class M, class Lik, class T>
-__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS) value_forward_kernel(
-    M m, ode_options<T> o, Lik lik, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
-    strides ps, solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ records) {
-  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
-       b += std::size_t(gridDim.x) * blockDim.x) {
-    const auto i = std::ptrdiff_t(b);
-    solve_statistics st{};
-    status[b] = fluxion::detail::integrate_observables<Method>(m, o, lik, x0 + i * xs.instance, xs.element,
-                                                               p + i * ps.instance, ps.element, st,
-                                                               {records + b, std::ptrdiff_t(count)});
-    if (stats) stats[b] = st;
-  }
-}
-
-template <class M, class Lik, class T>
-__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TERMS_MIN_BLOCKS) value_terms_kernel(
-    M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, std::size_t count,
-    const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ records,
-    T* __restrict__ partials) {
-  constexpr std::size_t group = fluxion::detail::adjoint_save_group;
-  const std::size_t groups = (o.n_save + group - 1) / group;
-  for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < groups * count;
-       w += std::size_t(gridDim.x) * blockDim.x) {
-    const std::size_t g = w / count, b = w % count;
-    if (status[b] != solve_status::success) continue;
-    const auto i = std::ptrdiff_t(b);
-    fluxion::detail::log_density_sink<M, Lik, false, true> sink{
-        m, lik, data, p + i * ps.instance, ps.element, {records + b, std::ptrdiff_t(count)}};
-    const std::size_t first = g * group;
-    sink.finish(first, first + group < o.n_save ? first + group : o.n_save);
-    partials[g * count + b] = sink.value;
-  }
-}
-
-template <class Pri, class T>
-__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS) value_sum_kernel(
-    ode_options<T> o, Pri pri, std::size_t count, const T* __restrict__ p, strides ps,
-    const solve_status* __restrict__ status, const T* __restrict__ partials, T* __restrict__ value) {
-  const std::size_t groups = (o.n_save + fluxion::detail::adjoint_save_group - 1) / fluxion::detail::adjoint_save_group;
-  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
-       b += std::size_t(gridDim.x) * blockDim.x) {
-    const auto i = std::ptrdiff_t(b);
-    const bool ok = status[b] == solve_status::success;
-    T v = T(0);
-    if (ok) {
-      for (std::size_t g = 0; g < groups; ++g) v += partials[g * count + b];
-      fluxion::detail::prior_sum<T, false> add{p + i * ps.instance, ps.element, &v, nullptr};
-      pri.each(add);
-    }
-    value[b] = ok ? v : -fluxion::detail::special::infinity<T>();
-  }
-}
-
 // The lanes of a warp that integrate one trajectory together, a lane a
 // sensitivity column (infer/log_density_columns.hpp): lanes base .. base +
 // G - 1. Sums add the lanes' values in lane order on every lane (the same
@@ -382,17 +317,18 @@ unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
   return unsigned(needed < resident ? needed : resident);
 }
 
-// How many trajectories the kernels that keep every trajectory's records
-// (the value alone, the discrete adjoint) take at once: all of them when
-// their records (bytes_each a trajectory, `what`) fit in half the free
-// device memory, otherwise as many as do; cuda_error when not even one does.
-inline std::size_t trajectory_chunk(std::size_t count, std::size_t bytes_each, const std::string& what) {
+// How many trajectories the discrete adjoint's kernels take at once: all of
+// them when their tapes, terms and step counts (bytes_each a trajectory) fit
+// in half the free device memory, otherwise as many as do; cuda_error when
+// not even one does.
+inline std::size_t adjoint_chunk(std::size_t count, std::size_t bytes_each) {
   std::size_t free_bytes = 0, total_bytes = 0;
-  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the log-density's records");
+  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the discrete adjoint's tapes");
   const std::size_t affordable = free_bytes / 2 / bytes_each;
   if (affordable == 0)
-    throw fluxion::cuda_error(what + " (" + std::to_string(bytes_each) +
-                                  " bytes a trajectory) exceeds half the free device memory",
+    throw fluxion::cuda_error("the discrete adjoint's tape (" + std::to_string(bytes_each) +
+                                  " bytes a trajectory: its save times and recorded_steps steps) exceeds "
+                                  "half the free device memory",
                               cudaErrorMemoryAllocation);
   return affordable < count ? affordable : count;
 }
@@ -502,15 +438,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   std::size_t chunk = 0;
   if (adjoint_kernel) {
     slot_bytes = (tape_values + partial_values) * sizeof(T) + sizeof(std::int32_t);
-    chunk = detail::trajectory_chunk(count, slot_bytes,
-                                     "the discrete adjoint's tape (its save times and recorded_steps steps)");
-  }
-  // The value alone: the observables at every save time and the terms'
-  // group sums of every trajectory of a chunk.
-  const std::size_t record_values = n_slot_saves * (M::n_observables > 0 ? M::n_observables : 1);
-  if (!gradient) {
-    slot_bytes = (record_values + save_groups) * sizeof(T);
-    chunk = detail::trajectory_chunk(count, slot_bytes, "the log-density's records (observables at the save times)");
+    chunk = detail::adjoint_chunk(count, slot_bytes);
   }
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
@@ -521,10 +449,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     if (gradient)
       blocks = detail::log_density_blocks(detail::log_density_columns_kernel<Method, M, Lik, Pri, T>, threads,
                                           lanes_needed, slot_bytes);
-  if (gradient && !columns_kernel && !adjoint_kernel)
-    blocks = detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, threads, count,
-                                        slot_bytes);
-  const std::size_t slots = adjoint_kernel || !gradient ? chunk : std::size_t(blocks) * threads;
+  if (!columns_kernel && !adjoint_kernel)
+    blocks = gradient ? detail::log_density_blocks(detail::log_density_kernel<Method, true, M, Lik, Pri, T>, threads,
+                                                   count, slot_bytes)
+                      : detail::log_density_blocks(detail::log_density_kernel<Method, false, M, Lik, Pri, T>, threads,
+                                                   count, slot_bytes);
+  const std::size_t slots = adjoint_kernel ? chunk : std::size_t(blocks) * threads;
 
   // Save times, tolerances, the series' data and their views: one copy.
   detail::staging host;
@@ -596,25 +526,9 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     detail::log_density_kernel<Method, true><<<blocks, threads, 0, stream>>>(
         m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, cg.data, cst.data, stats, scratch);
   } else {
-    T* const records = scratch;
-    T* const partials = records + chunk * record_values;
-    const auto forward = detail::value_forward_kernel<Method, M, Lik, T>;
-    const auto terms = detail::value_terms_kernel<M, Lik, T>;
-    const auto sum = detail::value_sum_kernel<Pri, T>;
-    for (std::size_t c0 = 0; c0 < count && launched == cudaSuccess; c0 += chunk) {
-      const std::size_t c = count - c0 < chunk ? count - c0 : chunk;
-      const auto i = std::ptrdiff_t(c0);
-      const T* const pc = cp.data + i * cp.instance_stride;
-      forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
-          m, o, lik, c, cx.data + i * cx.instance_stride, xs, pc, ps, cst.data + c0, stats ? stats + c0 : nullptr,
-          records);
-      if (save_groups > 0)  // no save times: no terms, and a grid of no blocks is a launch error
-        terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
-            m, o, lik, views, c, pc, ps, cst.data + c0, records, partials);
-      sum<<<detail::resident_blocks(sum, threads, c), threads, 0, stream>>>(o, pri, c, pc, ps, cst.data + c0, partials,
-                                                                            cv.data + c0);
-      launched = cudaGetLastError();
-    }
+    detail::log_density_kernel<Method, false><<<blocks, threads, 0, stream>>>(
+        m, o, lik, views, pri, count, cx.data, xs, cp.data, ps, cv.data, static_cast<T*>(nullptr), cst.data, stats,
+        scratch);
   }
   if (launched == cudaSuccess) launched = cudaGetLastError();
   cudaFreeAsync(device, stream);

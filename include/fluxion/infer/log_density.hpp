@@ -296,11 +296,9 @@ struct log_density_sink {
   }
 
   // The deferred terms of save times 0 .. n_save - 1 (nothing when not deferred).
-  FLUXION_HOST_DEVICE void finish(std::size_t n_save) { finish(0, n_save); }
-  // Those of save times first .. end - 1.
-  FLUXION_HOST_DEVICE void finish(std::size_t first, std::size_t end) {
+  FLUXION_HOST_DEVICE void finish(std::size_t n_save) {
     if constexpr (Deferred && nobs > 0) {
-      for (std::size_t s = first; s < end; ++s) {
+      for (std::size_t s = 0; s < n_save; ++s) {
         save_index = s;
         const T* at = deferred.at + std::ptrdiff_t(s) * record * deferred.stride;
         for (int k = 0; k < nobs; ++k) mu[k] = at[std::ptrdiff_t(k) * deferred.stride];
@@ -385,21 +383,6 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   if constexpr (Gradient)
     for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? sink.grad[j] : T(0);
   return status;
-}
-
-// The integration of the model alone that records the observables at every
-// save time in `deferred` (the GPU's value-only log-density evaluates their
-// terms in a kernel of its own).
-template <class Method, class M, class Lik>
-FLUXION_HOST_DEVICE solve_status integrate_observables(const M& m, const ode_options<typename M::scalar>& o,
-                                                       const Lik& lik, const typename M::scalar* x0, std::ptrdiff_t xs,
-                                                       const typename M::scalar* p, std::ptrdiff_t ps,
-                                                       solve_statistics& st, deferred_terms<typename M::scalar> deferred) {
-  using T = typename M::scalar;
-  log_density_sink<M, Lik, false, true> sink{m, lik, nullptr, p, ps, deferred};
-  T last[M::n_states];
-  const trajectory_io<T> io{x0, xs, p, ps, nullptr, 0, 0, last, 1};
-  return stepper_of<Method, M>::type::run(m, o, io, st, sink);
 }
 
 // --- host-side checks ---------------------------------------------------------------
