@@ -18,6 +18,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "infer_oracles.hpp"
@@ -333,6 +334,69 @@ TEST_CASE("neg_binomial_2: derivatives in mean and dispersion, densities and bot
     CHECK_THAT(fx::neg_binomial_2::log_density_partials(y, mu, phi).grad[1],
                WithinRel(-((y - mu) * (y - mu) - y) / (2 * phi * phi), 1e-4));
   }
+}
+
+// Generated cases for the tails' continued fraction (its recurrences, their
+// stopping test to 4 eps, the dual dispersion): counts up to 3,000, means on
+// either side of them (the fraction converges slowest where the mean is near
+// the count, where its direction switches), dispersions from 0.1 to 1e4,
+// log-uniform, fixed seed. Oracles: the tails as sums of lgamma-form pmfs,
+// central differences of the values, and float against double.
+TEST_CASE("neg_binomial_2: generated tails and their partials against summed pmfs", "[infer][neg_binomial_2]") {
+  std::mt19937_64 rng(20261205);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int cases = 0, partial_checks = 0;
+  for (int trial = 0; trial < 1200; ++trial) {
+    const double c = std::floor(std::exp(std::log(3000.0) * u(rng)));
+    const double mu = std::max(0.5, c * std::exp(3.0 * (u(rng) - 0.5)));  // within a factor 4.5 of the count
+    const double phi = std::exp(std::log(0.1) + std::log(1e5) * u(rng));
+    INFO("c = " << c << ", mu = " << mu << ", phi = " << phi);
+    // Summed tails: P(Y <= c) and P(Y > c), the upper sum far past the mean
+    // and past 50 of the tail's decay lengths ((mu + phi) / phi: a small
+    // dispersion's tail is nearly geometric).
+    const double sd = std::sqrt(mu + mu * mu / phi);
+    const int top = int(std::max(c, mu) + std::max(60 * sd, 50 * (mu + phi) / phi) + 200);
+    double lower = -inf, upper = -inf;
+    for (int y = 0; y <= top; ++y) {
+      const double lp = nb_log_pmf(y, mu, phi);
+      if (y <= c) lower = log_add(lower, lp);
+      else upper = log_add(upper, lp);
+    }
+    const double want_lower = lower, want_upper = upper;
+    // The oracle's own error: its lgamma terms are of size (c + phi) log(c + phi).
+    const double size = c + mu + phi, tol = 1e-11 + 1e-15 * size * std::log(2 + size);
+    check_log(fx::neg_binomial_2::log_cdf(c, mu, phi), want_lower, tol);
+    check_log(fx::neg_binomial_2::log_ccdf(c, mu, phi), want_upper, tol);
+    // Float loses about (c + phi) eps_float: the prefactor's logarithms have
+    // terms of that size, and near the fraction's switch point (x close to
+    // (a + 1) / (a + b + 2)) its first steps cancel, magnifying x's rounding
+    // by up to a + b. The modified Lentz method of 3818bb3 lost as much in
+    // general (1.0e-4 at c = 20, mu = 34.7, phi = 6921; 1.7e-4 now) and less
+    // at the switch point (c = 1, mu = 3.22, phi = 1727: the fraction off by
+    // 2.1e-5 relative, 1.1e-4 now); elsewhere more (c = 1831, mu = 752,
+    // phi = 1.67: 1.1e-5, 2.7e-6 now).
+    const double tol_f = 2e-5 + 4e-8 * (c + phi);
+    check_log(double(fx::neg_binomial_2::log_cdf<float>(float(c), float(mu), float(phi))),
+              fx::neg_binomial_2::log_cdf(double(float(c)), double(float(mu)), double(float(phi))), tol_f);
+    check_log(double(fx::neg_binomial_2::log_ccdf<float>(float(c), float(mu), float(phi))),
+              fx::neg_binomial_2::log_ccdf(double(float(c)), double(float(mu)), double(float(phi))), tol_f);
+    ++cases;
+    // Partials where the tail is not vanishingly small (central differences
+    // of a log far below -100 lose the digits the comparison needs).
+    const std::array<double, 2> theta{mu, phi}, scale{mu, phi};
+    if (want_lower > -100) {
+      check_partials(theta, scale, [&](auto t) { return fx::neg_binomial_2::log_cdf(c, t[0], t[1]); },
+                     [&](auto t) { return fx::neg_binomial_2::log_cdf_partials(c, t[0], t[1]); }, 1e-6);
+      ++partial_checks;
+    }
+    if (want_upper > -100) {
+      check_partials(theta, scale, [&](auto t) { return fx::neg_binomial_2::log_ccdf(c, t[0], t[1]); },
+                     [&](auto t) { return fx::neg_binomial_2::log_ccdf_partials(c, t[0], t[1]); }, 1e-6);
+      ++partial_checks;
+    }
+  }
+  WARN("neg_binomial_2 generated tails: " << cases << " cases, " << partial_checks << " partial checks");
+  CHECK(partial_checks > cases);
 }
 
 // ---------------------------------------------------------------- binomial

@@ -25,20 +25,34 @@
 
 namespace fluxion::detail::special {
 
-// Has the approximant h settled (h_old the one before)? To 4 eps: once it
-// has converged, the recurrences' roundings (below) still move it by a few
-// units in the last place a step, and a test to eps can wait for those to
-// cancel for hundreds of steps. For dual numbers the derivative must have
-// settled too: to 4 eps of |h| + |h'|.
+// Has the approximant's value settled (h_old the one before)? To 4 eps:
+// once it has converged, the recurrences' roundings (below) still move it by
+// a few units in the last place a step, and a test to eps can wait for those
+// to cancel for hundreds of steps.
+template <class S>
+FLUXION_HOST_DEVICE bool value_settled(S h, S h_old) {
+  using R = real_of<S>;
+  return special::fabs(value_of(h) - value_of(h_old)) <= R(4) * epsilon<R>() * special::fabs(value_of(h));
+}
+// And its derivative (dual numbers), to 4 eps of |h| + |h'|; a real number has none.
 template <class R>
-FLUXION_HOST_DEVICE bool fraction_settled(R h, R h_old) {
-  return special::fabs(h - h_old) <= R(4) * epsilon<R>() * special::fabs(h);
+FLUXION_HOST_DEVICE bool derivative_settled(R, R) {
+  return true;
 }
 template <class R>
-FLUXION_HOST_DEVICE bool fraction_settled(dual<R> h, dual<R> h_old) {
-  const R eps = R(4) * epsilon<R>();
-  return special::fabs(h.v - h_old.v) <= eps * special::fabs(h.v) &&
-         special::fabs(h.d - h_old.d) <= eps * (special::fabs(h.v) + special::fabs(h.d));
+FLUXION_HOST_DEVICE bool derivative_settled(dual<R> h, dual<R> h_old) {
+  return special::fabs(h.d - h_old.d) <= R(4) * epsilon<R>() * (special::fabs(h.v) + special::fabs(h.d));
+}
+// h with the value v: a dual number's value as it was when it settled, so
+// that the value is the real computation's to the bit (the derivative may
+// need more steps).
+template <class R>
+FLUXION_HOST_DEVICE R with_value(R, R v) {
+  return v;
+}
+template <class R>
+FLUXION_HOST_DEVICE dual<R> with_value(dual<R> h, R v) {
+  return {v, h.d};
 }
 
 // The recurrences' values scaled by a real constant r (a dual's derivative
@@ -104,6 +118,8 @@ FLUXION_HOST_DEVICE S beta_continued_fraction(S a, S b, S x) {
   step(-(qab * x), qap);
   renormalize();
   S h = over_unit(a_cur, b_cur);
+  bool value_done = false;
+  R value = R(0);
   for (int m = 1; m < incomplete_max_terms; ++m) {
     const R mr = R(m), m2 = R(2 * m);
     step(mr * (b - mr) * x, (qam + m2) * (a + m2));  // d_2m
@@ -115,7 +131,11 @@ FLUXION_HOST_DEVICE S beta_continued_fraction(S a, S b, S x) {
     // Consecutive approximants, as Lentz's test compares them: they lie on
     // either side of the limit, where approximants two apart lie on one side
     // and can agree long before they reach it.
-    if (fraction_settled(h, h_even)) return h;
+    if (!value_done && value_settled(h, h_even)) {
+      value_done = true;
+      value = value_of(h);
+    }
+    if (value_done && derivative_settled(h, h_even)) return with_value(h, value);
   }
   return S(not_a_number<R>());
 }
