@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
     std::int32_t recorded_steps, T* __restrict__ partials) {
   constexpr int np = int(M::n_params);
   constexpr std::size_t group = fluxion::detail::adjoint_save_group;
-  const std::size_t groups = (o.n_save + group - 1) / group;
+  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
   for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < groups * count;
        w += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t g = w / count, b = w % count;
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     const std::int32_t* __restrict__ steps, const T* __restrict__ partials, T* __restrict__ value,
     T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
-  const std::size_t groups = (o.n_save + fluxion::detail::adjoint_save_group - 1) / fluxion::detail::adjoint_save_group;
+  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
@@ -275,33 +275,6 @@ __global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLO
   }
 }
 
-// The grid of the log-density kernel (blocks of `threads`): at most the
-// threads the device keeps resident (each with a scratch slot of
-// slot_bytes), and fewer when their scratch would exceed half the free
-// device memory; cuda_error when not even one block's does.
-template <class Kernel>
-unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count, std::size_t slot_bytes) {
-  using fluxion::detail::check_cuda;
-  constexpr const char* what = "the log-density kernel's occupancy";
-  int device = 0, sms = 0, per_sm = 0;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check_cuda(cudaGetDevice(&device), what);
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), 0), what);
-  check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), what);
-  std::size_t blocks = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
-  const std::size_t needed = (count + threads - 1) / threads;
-  if (needed < blocks) blocks = needed;
-  const std::size_t affordable = free_bytes / 2 / (slot_bytes * threads);
-  if (affordable == 0)
-    throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * threads) +
-                                  " bytes for a block of " + std::to_string(threads) +
-                                  " threads: every thread's records of its save times) exceeds "
-                                  "half the free device memory",
-                              cudaErrorMemoryAllocation);
-  return unsigned(affordable < blocks ? affordable : blocks);
-}
-
 // The grid of a kernel that loops over `work` items (blocks of `threads`):
 // enough blocks for all of them, at most as many as the device keeps resident.
 template <class Kernel>
@@ -315,6 +288,25 @@ unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
   const std::size_t resident = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
   const std::size_t needed = (work + threads - 1) / threads;
   return unsigned(needed < resident ? needed : resident);
+}
+
+// The grid of the log-density kernel (blocks of `threads`): at most the
+// threads the device keeps resident (each with a scratch slot of
+// slot_bytes), and fewer when their scratch would exceed half the free
+// device memory; cuda_error when not even one block's does.
+template <class Kernel>
+unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count, std::size_t slot_bytes) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the log-density's scratch");
+  const std::size_t blocks = resident_blocks(kernel, threads, count);
+  const std::size_t affordable = free_bytes / 2 / (slot_bytes * threads);
+  if (affordable == 0)
+    throw fluxion::cuda_error("the log-density's scratch (" + std::to_string(slot_bytes * threads) +
+                                  " bytes for a block of " + std::to_string(threads) +
+                                  " threads: every thread's records of its save times) exceeds "
+                                  "half the free device memory",
+                              cudaErrorMemoryAllocation);
+  return unsigned(affordable < blocks ? affordable : blocks);
 }
 
 // How many trajectories the discrete adjoint's kernels take at once: all of
@@ -432,8 +424,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // The discrete adjoint: a tape, the terms' groups and a step count for
   // every trajectory of a chunk (all of them when they fit).
   const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<M>(n_slot_saves, recorded_steps);
-  const std::size_t save_groups =
-      (o.n_save + fluxion::detail::adjoint_save_group - 1) / fluxion::detail::adjoint_save_group;
+  const std::size_t save_groups = fluxion::detail::adjoint_save_groups(o.n_save);
   const std::size_t partial_values = save_groups * (1 + M::n_params);
   std::size_t chunk = 0;
   if (adjoint_kernel) {

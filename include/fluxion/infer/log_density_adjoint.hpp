@@ -98,6 +98,10 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
 #  define FLUXION_ADJOINT_SAVE_GROUP 8
 #endif
 inline constexpr std::size_t adjoint_save_group = FLUXION_ADJOINT_SAVE_GROUP;
+// The groups of n_save save times.
+FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_groups(std::size_t n_save) {
+  return (n_save + adjoint_save_group - 1) / adjoint_save_group;
+}
 
 // 1. The forward integration of the model onto the tape: the state at every
 // save time and the start of every accepted step. A trajectory that takes
