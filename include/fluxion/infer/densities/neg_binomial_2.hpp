@@ -45,7 +45,7 @@ struct neg_binomial_2 {
   static constexpr int parameter_count = 2;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, T mu, T phi) {
+  FLUXION_HOST_DEVICE_CALL static T log_density(detail::special::real_of<T> y, T mu, T phi) {
     namespace sp = detail::special;
     using R = sp::real_of<T>;
     if (!(sp::value_of(mu) >= R(0)) || !(sp::value_of(phi) > R(0))) return sp::not_a_number<T>();
@@ -104,7 +104,7 @@ struct neg_binomial_2 {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> tail_partials(T c, T mu, T phi, bool upper) {
+  FLUXION_HOST_DEVICE_CALL static partials<T, 2> tail_partials(T c, T mu, T phi, bool upper) {
     namespace sp = detail::special;
     const auto both = tails<T>(c, mu, sp::dual<T>(phi, T(1)));
     const sp::dual<T> l = upper ? both.upper : both.lower;
