@@ -37,7 +37,7 @@
 // (infer/log_density_adjoint.hpp), in three kernels: the integrations of
 // the model alone onto tapes, the densities' terms of every trajectory and
 // save time in parallel, the backward passes. Every trajectory has a tape of
-// save times x n_states + recorded_steps x (n_states + 3) values (and its
+// save times x n_states + recorded_steps x (n_states + 2) values (and its
 // terms' sums, a value and n_params derivatives for every 8 save times); when
 // those of all trajectories exceed half the free device memory, the kernels
 // take them in chunks that fit. A trajectory taking more accepted steps than

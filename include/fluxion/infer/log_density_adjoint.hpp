@@ -16,7 +16,7 @@
 // 99 columns, 11.9 against 294); the steps are the model's own (the error control does not
 // cover sensitivities), and the gradient is the exact derivative of the
 // value returned, the steps held fixed. Memory: a tape of n_save n_states +
-// recorded_steps (n_states + 3) values a trajectory being integrated. A
+// recorded_steps (n_states + 2) values a trajectory being integrated. A
 // trajectory that takes more accepted steps than recorded_steps ends with
 // status max_steps (log-density -inf, gradient 0), as on the GPU.
 #include <cstddef>

@@ -173,7 +173,10 @@ namespace detail {
 
 // One trajectory's tape: value k at at[k * stride]. The state at save time s
 // (then the seed of the backward pass there) at s n_states + i; accepted
-// step r's record (t, t_new, h, y) from n_save n_states + r (n_states + 3).
+// step r's record (t, h, y) from n_save n_states + r (n_states + 2). The
+// step's end is not kept: it is the next step's t (the driver sets t to it
+// exactly), and t1 for the last step of an integration that succeeded (one
+// store a step less for the forward pass, one load less for the backward).
 template <class T>
 struct adjoint_tape {
   T* at = nullptr;
@@ -182,7 +185,7 @@ struct adjoint_tape {
   FLUXION_HOST_DEVICE T& operator[](std::size_t k) const { return at[std::ptrdiff_t(k) * stride]; }
   template <class M>
   FLUXION_HOST_DEVICE static constexpr std::size_t values(std::size_t n_save, std::int32_t steps) {
-    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 3);
+    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 2);
   }
 };
 
@@ -201,17 +204,17 @@ struct adjoint_recorder {
   FLUXION_HOST_DEVICE void save(std::size_t s, T, int, const Values& values) {
     for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = values(i);
   }
-  FLUXION_HOST_DEVICE void accepted_step(T t, T t_new, T h, const T* y) {
+  FLUXION_HOST_DEVICE void accepted_step(T t, T /*t_new: the next record's t*/, T h, const T* y) {
     if (steps == tape.steps) {
       full = true;
       return;
     }
     const std::size_t at = record(steps++);
-    tape[at] = t, tape[at + 1] = t_new, tape[at + 2] = h;
-    for (int i = 0; i < n; ++i) tape[at + 3 + std::size_t(i)] = y[i];
+    tape[at] = t, tape[at + 1] = h;
+    for (int i = 0; i < n; ++i) tape[at + 2 + std::size_t(i)] = y[i];
   }
   FLUXION_HOST_DEVICE std::size_t record(std::int32_t r) const {
-    return n_save * n + std::size_t(r) * std::size_t(n + 3);
+    return n_save * n + std::size_t(r) * std::size_t(n + 2);
   }
 };
 
@@ -235,6 +238,7 @@ struct adjoint_dense_seeds {
 // d L / d p. Step r served the save times in (t, t_new]: those at t_new from
 // its end (their seeds join the end's adjoint), the others from its
 // continuous extension; save times at t0 or before it, the initial state.
+// The recorded integration must have succeeded (its last step ends on t1).
 template <class Method, class M>
 FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename M::scalar>& o,
                                           const typename M::scalar* p, std::ptrdiff_t ps,
@@ -247,10 +251,11 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   explicit_rk_adjoint<Method, M> adj;
   std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
   T y[n];
+  T t_new = o.t1;  // the end of step r: t1, then the start of the step after it
   for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
     const std::size_t at = rec.record(r);
-    const T t = tape[at], t_new = tape[at + 1], h = tape[at + 2];
-    for (int i = 0; i < n; ++i) y[i] = tape[at + 3 + std::size_t(i)];
+    const T t = tape[at], h = tape[at + 1];
+    for (int i = 0; i < n; ++i) y[i] = tape[at + 2 + std::size_t(i)];
     for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
       for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
     std::ptrdiff_t s_lo = s_hi;
@@ -258,6 +263,7 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
     const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
     adj.backward(m, p, ps, t, h, y, xbar, pbar, dense, st);
     s_hi = s_lo;
+    t_new = t;
   }
   for (; s_hi >= 0; --s_hi)
     for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
