@@ -299,10 +299,11 @@ struct adaptive_driver {
     const std::size_t n_save = o.n_save;
     std::size_t next_save = 0;
     // The next save time and the one after it, held in registers: each is
-    // read a save time before it is compared, so that on a GPU the load has
-    // a step's arithmetic to arrive in. Read at every step, it was a
-    // dependent global load that the step waited for (55% of the stall
-    // samples of the SEIR adjoint's forward kernel, Nsight Compute, H100).
+    // read a save time before it is compared, instead of a dependent global
+    // load at every step, on which the SEIR adjoint's forward kernel sat in
+    // 55% of its stall samples (Nsight Compute, H100). That kernel's time
+    // did not move: its stalls went to the registers of its tape stores
+    // (docs/inference.md).
     T next_time = saves && n_save > 0 ? o.save_times[0] : T(0);
     T after_time = saves && n_save > 1 ? o.save_times[1] : T(0);
     const auto passed = [&] {
