@@ -6,6 +6,8 @@
 //   - the two-patch SIR with negative-binomial (masked, right-, left- and
 //     interval-censored) and log-normal series: complex step and central
 //     differences of a hand-written RK4 with hand-written densities;
+//   - the same with steps ending on every save time (t1 among them), and
+//     with t1 beyond the last save time: the closed form;
 //   - y' = (-k + a sin 3t) y, whose Jacobian changes with t: the closed form;
 //   - fixed steps, save times on the steps' ends, inside them (several in
 //     one step) and at t0: the adjoint is the exact derivative of the
@@ -105,6 +107,51 @@ TEST_CASE("adjoint: y' = c - k y under a normal density matches the closed forms
   for (std::size_t b = 0; b < B; ++b) {
     CHECK(tsit.stats[b].accepted == value_only.stats[b].accepted);
     CHECK(tsit.value[b] == value_only.value[b]);
+  }
+}
+
+// The tape keeps no step's end: the backward pass takes it from the next
+// step's start, and t1 for the last. Steps that end on every save time
+// (t1 among them), and an integration that runs past its last save time.
+TEST_CASE("adjoint: steps ending on the save times, and an end beyond the last one, match the closed forms") {
+  using M = fx::compiled<relax, double>;
+  constexpr std::size_t B = 6;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0.3, 2.0);
+  std::vector<double> x0(B), th(3 * B);
+  for (auto& e : x0) e = u(rng);
+  for (auto& e : th) e = u(rng);
+  const std::vector<double> ts = {0.0, 0.3, 0.31, 1.0, 2.0, 3.5};
+  const std::vector<fx::observation<double>> obs = {
+      fx::observation<double>::exact(0.9), fx::observation<double>::exact(1.1), fx::observation<double>::exact(1.0),
+      fx::observation<double>::exact(0.7), fx::observation<double>::exact(0.4), fx::observation<double>::exact(1.9)};
+  const std::vector<unsigned char> mask = {1, 1, 1, 1, 1, 1};
+  const fx::likelihood lik(fx::series<fx::normal>{.name = "y", .observable = 0, .parameters = {2}});
+  const std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
+  const fx::priors pri(fx::prior_on{0, fx::normal_prior{1.0, 0.5}}, fx::prior_on{2, fx::half_normal_prior{1.0}});
+  const auto xs = fx::soa(std::span<const double>(x0));
+  const auto ps = fx::soa(std::span<const double>(th));
+  for (const bool onto_saves : {true, false}) {
+    // Onto the save times, the last of which is t1; otherwise an end beyond it.
+    const fx::ode_problem<double> pr{.t0 = 0, .t1 = onto_saves ? 3.5 : 4.25, .save_times = ts, .rtol = 1e-11,
+                                     .atol = 1e-12, .step_to_save_times = onto_saves};
+    for (const bool vern : {false, true}) {
+      const auto r = vern ? fx::host::log_density(M{}, fx::vern7{}, pr, lik, std::span(data), pri, B, xs, ps,
+                                                  fx::discrete_adjoint{})
+                          : fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs, ps,
+                                                  fx::discrete_adjoint{});
+      for (std::size_t b = 0; b < B; ++b) {
+        INFO((onto_saves ? "steps onto the save times" : "t1 beyond the last save time")
+             << (vern ? ", Vern7" : ", Tsit5") << ", trajectory " << b);
+        REQUIRE(r.status[b] == fx::solve_status::success);
+        const auto exact = relax_closed_form(th[b], th[B + b], th[2 * B + b], x0[b], ts, obs, mask);
+        CHECK_THAT(r.value[b], WithinRel(exact.value, 1e-9));
+        for (int j = 0; j < 4; ++j) {
+          INFO("column " << j);
+          CHECK_THAT(r.gradient(std::size_t(j), b), WithinAbs(exact.grad[j], 1e-7 * (1 + std::abs(exact.grad[j]))));
+        }
+      }
+    }
   }
 }
 
