@@ -44,6 +44,10 @@ struct neg_binomial_2 {
   enum parameter : int { mean = 0, dispersion = 1 };
   static constexpr int parameter_count = 2;
 
+  // A call on the device, as is tail_partials: inlined at the seven places
+  // that reach it (the exact term, each tail's rate, each side of an
+  // interval), it tripled the SEIR adjoint's terms kernel, whose warps then
+  // waited on instruction fetch (docs/inference.md).
   template <class T>
   FLUXION_HOST_DEVICE_CALL static T log_density(detail::special::real_of<T> y, T mu, T phi) {
     namespace sp = detail::special;
