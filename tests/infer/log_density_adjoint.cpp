@@ -30,10 +30,12 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace fx = fluxion;
@@ -62,49 +64,67 @@ struct sir2_inputs {
   }
 };
 
+// The relax model (log_density_fixtures.hpp) observed through a normal series
+// on y at six save times, with the closed form's priors: B random initial
+// states and parameters (seeded), the values and the mask given.
+struct relax_case {
+  std::size_t B;
+  std::vector<double> x0, th;
+  std::vector<double> ts = {0.0, 0.3, 0.31, 1.0, 2.0, 3.5};
+  std::vector<fx::observation<double>> obs;
+  std::vector<unsigned char> mask;
+
+  relax_case(std::size_t count, std::uint64_t seed, const std::vector<double>& values, std::vector<unsigned char> observed)
+      : B(count), x0(count), th(3 * count), mask(std::move(observed)) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.3, 2.0);
+    for (auto& e : x0) e = u(rng);
+    for (auto& e : th) e = u(rng);
+    for (const double v : values) obs.push_back(fx::observation<double>::exact(v));
+  }
+
+  // fx::host::log_density with `how` (fx::discrete_adjoint{}, or false for the value alone).
+  template <class Method, class How>
+  fx::log_density_result<double> log_density(Method method, const fx::ode_problem<double>& pr, How how) const {
+    const fx::likelihood lik(fx::series<fx::normal>{.name = "y", .observable = 0, .parameters = {2}});
+    const std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
+    const fx::priors pri(fx::prior_on{0, fx::normal_prior{1.0, 0.5}}, fx::prior_on{2, fx::half_normal_prior{1.0}});
+    return fx::host::log_density(fx::compiled<relax, double>{}, method, pr, lik, std::span(data), pri, B,
+                                 fx::soa(std::span<const double>(x0)), fx::soa(std::span<const double>(th)), how);
+  }
+
+  // Every trajectory's value and gradient against relax_closed_form.
+  void check_closed_form(const fx::log_density_result<double>& r) const {
+    for (std::size_t b = 0; b < B; ++b) {
+      INFO("trajectory " << b);
+      REQUIRE(r.status[b] == fx::solve_status::success);
+      const auto exact = relax_closed_form(th[b], th[B + b], th[2 * B + b], x0[b], ts, obs, mask);
+      CHECK_THAT(r.value[b], WithinRel(exact.value, 1e-9));
+      for (int j = 0; j < 4; ++j) {
+        INFO("column " << j);
+        CHECK_THAT(r.gradient(std::size_t(j), b), WithinAbs(exact.grad[j], 1e-7 * (1 + std::abs(exact.grad[j]))));
+      }
+    }
+  }
+};
+
 }  // namespace
 
 TEST_CASE("adjoint: y' = c - k y under a normal density matches the closed forms (Tsit5, Vern7)") {
-  using M = fx::compiled<relax, double>;
-  constexpr std::size_t B = 8;
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(0.3, 2.0);
-  std::vector<double> x0(B), th(3 * B);
-  for (auto& e : x0) e = u(rng);
-  for (auto& e : th) e = u(rng);
-  // A save time at t0, two inside the first steps, one at t1.
-  const std::vector<double> ts = {0.0, 0.3, 0.31, 1.0, 2.0, 3.5};
-  const std::vector<fx::observation<double>> obs = {
-      fx::observation<double>::exact(0.9), fx::observation<double>::exact(1.1), fx::observation<double>::exact(1.0),
-      fx::observation<double>::exact(0.7), fx::observation<double>::exact(0.0), fx::observation<double>::exact(1.9)};
-  const std::vector<unsigned char> mask = {1, 1, 1, 1, 0, 1};
-  const fx::likelihood lik(fx::series<fx::normal>{.name = "y", .observable = 0, .parameters = {2}});
-  const std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
-  const fx::priors pri(fx::prior_on{0, fx::normal_prior{1.0, 0.5}}, fx::prior_on{2, fx::half_normal_prior{1.0}});
-  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 3.5, .save_times = ts, .rtol = 1e-11, .atol = 1e-12};
-  const auto xs = fx::soa(std::span<const double>(x0));
-  const auto ps = fx::soa(std::span<const double>(th));
-  const auto tsit = fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs, ps,
-                                          fx::discrete_adjoint{});
-  const auto vern = fx::host::log_density(M{}, fx::vern7{}, pr, lik, std::span(data), pri, B, xs, ps,
-                                          fx::discrete_adjoint{});
-  const auto value_only = fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs, ps, false);
+  // A save time at t0, two inside the first steps, one at t1; day 2 missing.
+  const relax_case rc(8, 5, {0.9, 1.1, 1.0, 0.7, 0.0, 1.9}, {1, 1, 1, 1, 0, 1});
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 3.5, .save_times = rc.ts, .rtol = 1e-11, .atol = 1e-12};
+  const auto tsit = rc.log_density(fx::tsit5{}, pr, fx::discrete_adjoint{});
+  const auto vern = rc.log_density(fx::vern7{}, pr, fx::discrete_adjoint{});
+  const auto value_only = rc.log_density(fx::tsit5{}, pr, false);
   for (const auto* r : {&tsit, &vern}) {
+    INFO((r == &tsit ? "Tsit5" : "Vern7"));
     REQUIRE(r->columns == 4);
-    for (std::size_t b = 0; b < B; ++b) {
-      INFO((r == &tsit ? "Tsit5" : "Vern7") << ", trajectory " << b);
-      REQUIRE(r->status[b] == fx::solve_status::success);
-      const auto exact = relax_closed_form(th[b], th[B + b], th[2 * B + b], x0[b], ts, obs, mask);
-      CHECK_THAT(r->value[b], WithinRel(exact.value, 1e-9));
-      for (int j = 0; j < 4; ++j) {
-        INFO("column " << j);
-        CHECK_THAT(r->gradient(std::size_t(j), b), WithinAbs(exact.grad[j], 1e-7 * (1 + std::abs(exact.grad[j]))));
-      }
-      CHECK(r->stats[b].jacobian_evaluations > 0);
-    }
+    rc.check_closed_form(*r);
+    for (std::size_t b = 0; b < rc.B; ++b) CHECK(r->stats[b].jacobian_evaluations > 0);
   }
   // The adjoint integrates the model alone: the value-only path's steps and value.
-  for (std::size_t b = 0; b < B; ++b) {
+  for (std::size_t b = 0; b < rc.B; ++b) {
     CHECK(tsit.stats[b].accepted == value_only.stats[b].accepted);
     CHECK(tsit.value[b] == value_only.value[b]);
   }
@@ -114,43 +134,19 @@ TEST_CASE("adjoint: y' = c - k y under a normal density matches the closed forms
 // step's start, and t1 for the last. Steps that end on every save time
 // (t1 among them), and an integration that runs past its last save time.
 TEST_CASE("adjoint: steps ending on the save times, and an end beyond the last one, match the closed forms") {
-  using M = fx::compiled<relax, double>;
-  constexpr std::size_t B = 6;
-  std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> u(0.3, 2.0);
-  std::vector<double> x0(B), th(3 * B);
-  for (auto& e : x0) e = u(rng);
-  for (auto& e : th) e = u(rng);
-  const std::vector<double> ts = {0.0, 0.3, 0.31, 1.0, 2.0, 3.5};
-  const std::vector<fx::observation<double>> obs = {
-      fx::observation<double>::exact(0.9), fx::observation<double>::exact(1.1), fx::observation<double>::exact(1.0),
-      fx::observation<double>::exact(0.7), fx::observation<double>::exact(0.4), fx::observation<double>::exact(1.9)};
-  const std::vector<unsigned char> mask = {1, 1, 1, 1, 1, 1};
-  const fx::likelihood lik(fx::series<fx::normal>{.name = "y", .observable = 0, .parameters = {2}});
-  const std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
-  const fx::priors pri(fx::prior_on{0, fx::normal_prior{1.0, 0.5}}, fx::prior_on{2, fx::half_normal_prior{1.0}});
-  const auto xs = fx::soa(std::span<const double>(x0));
-  const auto ps = fx::soa(std::span<const double>(th));
+  const relax_case rc(6, 11, {0.9, 1.1, 1.0, 0.7, 0.4, 1.9}, {1, 1, 1, 1, 1, 1});
   for (const bool onto_saves : {true, false}) {
     // Onto the save times, the last of which is t1; otherwise an end beyond it.
-    const fx::ode_problem<double> pr{.t0 = 0, .t1 = onto_saves ? 3.5 : 4.25, .save_times = ts, .rtol = 1e-11,
+    const fx::ode_problem<double> pr{.t0 = 0, .t1 = onto_saves ? 3.5 : 4.25, .save_times = rc.ts, .rtol = 1e-11,
                                      .atol = 1e-12, .step_to_save_times = onto_saves};
-    for (const bool vern : {false, true}) {
-      const auto r = vern ? fx::host::log_density(M{}, fx::vern7{}, pr, lik, std::span(data), pri, B, xs, ps,
-                                                  fx::discrete_adjoint{})
-                          : fx::host::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, xs, ps,
-                                                  fx::discrete_adjoint{});
-      for (std::size_t b = 0; b < B; ++b) {
-        INFO((onto_saves ? "steps onto the save times" : "t1 beyond the last save time")
-             << (vern ? ", Vern7" : ", Tsit5") << ", trajectory " << b);
-        REQUIRE(r.status[b] == fx::solve_status::success);
-        const auto exact = relax_closed_form(th[b], th[B + b], th[2 * B + b], x0[b], ts, obs, mask);
-        CHECK_THAT(r.value[b], WithinRel(exact.value, 1e-9));
-        for (int j = 0; j < 4; ++j) {
-          INFO("column " << j);
-          CHECK_THAT(r.gradient(std::size_t(j), b), WithinAbs(exact.grad[j], 1e-7 * (1 + std::abs(exact.grad[j]))));
-        }
-      }
+    INFO((onto_saves ? "steps onto the save times" : "t1 beyond the last save time"));
+    {
+      INFO("Tsit5");
+      rc.check_closed_form(rc.log_density(fx::tsit5{}, pr, fx::discrete_adjoint{}));
+    }
+    {
+      INFO("Vern7");
+      rc.check_closed_form(rc.log_density(fx::vern7{}, pr, fx::discrete_adjoint{}));
     }
   }
 }
