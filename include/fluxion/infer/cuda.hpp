@@ -109,9 +109,29 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   }
 }
 
+// Trajectory b's tape among the `count` in `tapes` (tape_values values
+// each): value k at tapes[k count + b], so that a warp's lanes at the same
+// value coalesce. A tuning knob, not yet measured on a GPU:
+// FLUXION_ADJOINT_TAPE_CONTIGUOUS puts it at tapes[b tape_values + k]. The
+// lanes of a warp take different steps, so an interleaved record puts each
+// lane's stores and loads in lines of their own that the other lanes fill
+// only steps later; a contiguous tape fills whole sectors, and its backward
+// pass reads them back in order (`bench/ab_seir.sh OUT base=include
+// contiguous=include:-DFLUXION_ADJOINT_TAPE_CONTIGUOUS` compares the two).
+template <class T>
+__device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_t b, std::size_t count,
+                                                            std::size_t tape_values, std::int32_t steps) {
+#ifdef FLUXION_ADJOINT_TAPE_CONTIGUOUS
+  (void)count;
+  return {tapes + b * tape_values, 1, steps};
+#else
+  (void)tape_values;
+  return {tapes + b, std::ptrdiff_t(count), steps};
+#endif
+}
+
 // The discrete adjoint (infer/log_density_adjoint.hpp) in three kernels over
-// a chunk of `count` trajectories, each with a tape in `tapes` (value k of
-// trajectory b at tapes[k count + b]: a warp's accesses coalesce):
+// a chunk of `count` trajectories, each with a tape in `tapes` (trajectory_tape):
 //  1. a thread a trajectory integrates it onto its tape;
 //  2. a thread a (group of adjoint_save_group save times, trajectory)
 //     evaluates the densities' terms there, a warp's lanes at the same save
@@ -141,11 +161,11 @@ template <class Method, class M, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_FORWARD_MIN_BLOCKS) adjoint_forward_kernel(
     M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
     strides ps, solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ tapes,
-    std::int32_t recorded_steps, std::int32_t* __restrict__ steps) {
+    std::size_t tape_values, std::int32_t recorded_steps, std::int32_t* __restrict__ steps) {
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
-    fluxion::detail::adjoint_recorder<M> rec{{tapes + b, std::ptrdiff_t(count), recorded_steps}, o.n_save};
+    fluxion::detail::adjoint_recorder<M> rec{trajectory_tape(tapes, b, count, tape_values, recorded_steps), o.n_save};
     solve_statistics st{};
     status[b] = fluxion::detail::adjoint_forward<Method>(m, o, x0 + i * xs.instance, xs.element, p + i * ps.instance,
                                                          ps.element, rec, st);
@@ -158,7 +178,7 @@ template <class M, class Lik, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TERMS_MIN_BLOCKS) adjoint_terms_kernel(
     M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, std::size_t count,
     const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ tapes,
-    std::int32_t recorded_steps, T* __restrict__ partials) {
+    std::size_t tape_values, std::int32_t recorded_steps, T* __restrict__ partials) {
   constexpr int np = int(M::n_params);
   constexpr std::size_t group = fluxion::detail::adjoint_save_group;
   const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
@@ -171,7 +191,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
     for (int j = 0; j < np; ++j) pc[j] = p[i * ps.instance + std::ptrdiff_t(j) * ps.element];
     const std::size_t first = g * group, end = first + group < o.n_save ? first + group : o.n_save;
     fluxion::detail::adjoint_save_terms(m, o, lik, data, pc, first, end,
-                                        {tapes + b, std::ptrdiff_t(count), recorded_steps}, &value, pbar);
+                                        trajectory_tape(tapes, b, count, tape_values, recorded_steps), &value, pbar);
     T* out = partials + g * std::size_t(1 + np) * count + b;
     out[0] = value;
     for (int j = 0; j < np; ++j) out[std::size_t(1 + j) * count] = pbar[j];
@@ -181,9 +201,9 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
 template <class Method, class M, class Pri, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS) adjoint_backward_kernel(
     M m, ode_options<T> o, Pri pri, std::size_t count, const T* __restrict__ p, strides ps,
-    const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
-    const std::int32_t* __restrict__ steps, const T* __restrict__ partials, T* __restrict__ value,
-    T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
+    const solve_status* __restrict__ status, T* __restrict__ tapes, std::size_t tape_values,
+    std::int32_t recorded_steps, const std::int32_t* __restrict__ steps, const T* __restrict__ partials,
+    T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
   const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
@@ -203,7 +223,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
       }
       solve_statistics st = stats ? stats[b] : solve_statistics{};
       fluxion::detail::adjoint_recorder<M> rec{
-          {tapes + b, std::ptrdiff_t(count), recorded_steps}, o.n_save, steps[b]};
+          trajectory_tape(tapes, b, count, tape_values, recorded_steps), o.n_save, steps[b]};
       fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st);
       if (stats) stats[b] = st;
     }
@@ -499,13 +519,13 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         const T* const pc = cp.data + i * cp.instance_stride;
         solve_statistics* const statsc = stats ? stats + c0 : nullptr;
         forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
-            m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, recorded_steps, steps);
+            m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, tape_values, recorded_steps, steps);
         if (save_groups > 0)  // no save times: no terms, and a grid of no blocks is a launch error
           terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
-              m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
+              m, o, lik, views, c, pc, ps, cst.data + c0, tapes, tape_values, recorded_steps, partials);
         backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
-            m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, partials, cv.data + c0, cg.data + c0,
-            count, statsc);
+            m, o, pri, c, pc, ps, cst.data + c0, tapes, tape_values, recorded_steps, steps, partials, cv.data + c0,
+            cg.data + c0, count, statsc);
         launched = cudaGetLastError();
       }
     }
