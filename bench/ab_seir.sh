@@ -10,6 +10,7 @@
 # ONLY (default adjoint) is the bench's FLUXION_BENCH_ONLY (all: every GPU
 # measurement, no host part); REPS (default 2) runs of each, alternating;
 # N (default 100000) parameter sets; NCU=0 skips Nsight Compute.
+# Builds whose results must agree bit for bit show the same digest.
 # Writes OUTDIR/ab.jsonl (each line tagged with its build and run),
 # OUTDIR/ptxas.txt, OUTDIR/ncu_durations.txt, and prints the medians.
 set -uo pipefail
@@ -60,10 +61,13 @@ fi
 python3 - "$log" <<'PY'
 import json, sys, collections
 runs = collections.defaultdict(list)
+digests = collections.defaultdict(set)
 for line in open(sys.argv[1]):
     r = json.loads(line)
     runs[(r["variant"], r["dtype"], r["what"], r["build"])].append(r["median_ms"])
+    digests[(r["variant"], r["dtype"], r["what"], r["build"])].add(r.get("digest", "-"))
 for k in sorted(runs):
-    print(f"{k[0]:6} {k[1]} {k[2]:24} {k[3]:12} " + ", ".join(f"{v:.3f}" for v in runs[k]) + " ms")
+    print(f"{k[0]:6} {k[1]} {k[2]:24} {k[3]:12} " + ", ".join(f"{v:.3f}" for v in runs[k]) + " ms  digest "
+          + ",".join(sorted(digests[k])))
 PY
 cat "$out/ncu_durations.txt" 2>/dev/null

@@ -2,7 +2,8 @@
 """Ratios of bench/run_inference.sh's JSON lines: for each variant, dtype and
 measurement (value, value_and_grad, value_and_grad_lanes: the gradient a
 lane a sensitivity column, value_and_grad_adjoint: by the discrete adjoint,
-both against the peers' value_and_grad), the peers' median time over fluxion's,
+value_and_grad_adjoint_by_steps: the same with its backward pass in order of
+the trajectories' steps; all against the peers' value_and_grad), the peers' median time over fluxion's,
 and the first trajectory's value and gradient side by side (relative
 difference) as a check that both computed the same log-density.
 
@@ -18,11 +19,11 @@ for line in open(sys.argv[1]):
         rows.append(json.loads(line))
 
 fl = {(r["variant"], r["dtype"], r["what"]): r for r in rows if r.get("impl") == "fluxion"}
-print(f"{'variant':8} {'dtype':5} {'what':20} {'fluxion ms':>11} {'jax ms':>10} {'jax/fx':>8} {'torch ms':>10} "
+print(f"{'variant':8} {'dtype':5} {'what':31} {'fluxion ms':>11} {'jax ms':>10} {'jax/fx':>8} {'torch ms':>10} "
       f"{'torch/fx':>9} {'value rel.diff (jax)':>21} {'grad max rel.diff (jax)':>24}")
 for key in sorted(fl):
     f = fl[key]
-    line = f"{key[0]:8} {key[1]:5} {key[2]:20} {f['median_ms']:11.3f}"
+    line = f"{key[0]:8} {key[1]:5} {key[2]:31} {f['median_ms']:11.3f}"
     jdiff = gdiff = ""
     for impl in ("jax", "torch"):
         # fluxion's lane-a-column and adjoint gradients against the peers' one gradient

@@ -73,12 +73,13 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
   device_array<fx::solve_status> status(n);
   const char* dtype = sizeof(T) == 8 ? "f64" : "f32";
   // value; value and gradient a thread a trajectory; the same a lane a
-  // column; the same by the discrete adjoint.
+  // column; the same by the discrete adjoint, its backward pass in the
+  // trajectories' order, then in order of their steps (backward_by_steps).
   // FLUXION_BENCH_ONLY=adjoint: the discrete adjoint alone (launch-bound sweeps).
   const char* only = std::getenv("FLUXION_BENCH_ONLY");
   const bool adjoint_only = only && std::string(only) == "adjoint";
-  for (int what = adjoint_only ? 3 : 0; what < 4; ++what) {
-    const bool gradient = what > 0, by_column = what == 2, by_adjoint = what == 3;
+  for (int what = adjoint_only ? 3 : 0; what < 5; ++what) {
+    const bool gradient = what > 0, by_column = what == 2, by_adjoint = what >= 3;
     const fx::log_density_buffers<T> out{{value.ptr, n}, gradient ? std::span<T>(grad.ptr, grad.n) : std::span<T>{},
                                          {status.ptr, n}};
     const auto run = [&] {
@@ -89,7 +90,7 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
                               fx::cuda::lane_per_column{});
       else if (by_adjoint)
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out,
-                              fx::discrete_adjoint{});
+                              fx::discrete_adjoint{.backward_by_steps = what == 4});
       else
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out);
     };
@@ -115,14 +116,24 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
     for (auto s : st) failed += s != fx::solve_status::success;
     std::printf("{\"impl\": \"fluxion\", \"what\": \"%s\", \"variant\": \"%s\", \"dtype\": \"%s\", \"N\": %zu, "
                 "\"median_ms\": %.4f, \"min_ms\": %.4f, \"failed\": %zu, \"value0\": %.10g",
-                what == 3 ? "value_and_grad_adjoint" : what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
+                what == 4 ? "value_and_grad_adjoint_by_steps" : what == 3 ? "value_and_grad_adjoint" : what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
                 double(v[0]));
+    // digest: FNV-1a over the bytes of every value (and gradient), so that
+    // builds that must agree bit for bit (tape layouts, orders) can be compared.
+    std::uint64_t digest = 14695981039346656037ull;
+    const auto fold = [&digest](const auto& values) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
+      for (std::size_t k = 0; k < values.size() * sizeof(values[0]); ++k) digest = (digest ^ bytes[k]) * 1099511628211ull;
+    };
+    fold(v);
     if (gradient) {
       const auto g = grad.get();
+      fold(g);
       std::printf(", \"grad0\": [");
       for (std::size_t j = 0; j < seir::n_params + 4; ++j) std::printf("%s%.10g", j ? ", " : "", double(g[j * n]));
       std::printf("]");
     }
+    std::printf(", \"digest\": \"%016llx\"", static_cast<unsigned long long>(digest));
     std::printf("}\n");
     std::fflush(stdout);
   }

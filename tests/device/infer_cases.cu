@@ -13,7 +13,9 @@
 #include <fluxion/cuda.hpp>
 #include <fluxion/fluxion.hpp>  // the host batches it compares with
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -184,6 +186,27 @@ result log_densities_match_host() {
   sync();
   compare(r, "log-density (the discrete adjoint after release_scratch)", value_r.download(), value_a.download(), 0.0);
   compare(r, "gradient (the discrete adjoint after release_scratch)", grad_r.download(), grad_a.download(), 0.0);
+  // The backward pass in order of the trajectories' steps: the same results
+  // bit for bit, with a full tape and with one too short for any trajectory.
+  {
+    device_buffer<T> value_s(B), grad_s(columns * B), value_ss(B), grad_ss(columns * B);
+    device_buffer<fx::solve_status> status_s(B), status_ss(B);
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
+                          fx::soa(dp.cspan()), fx::log_density_buffers<T>{value_s.span(), grad_s.span(), status_s.span()},
+                          fx::discrete_adjoint{.backward_by_steps = true});
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
+                          fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value_ss.span(), grad_ss.span(), status_ss.span()},
+                          fx::discrete_adjoint{.recorded_steps = 3, .backward_by_steps = true});
+    sync();
+    if (!bitwise_equal(value_s.download(), value_a.download()) || !bitwise_equal(grad_s.download(), grad_a.download()) ||
+        !bitwise_equal(status_s.download(), status_a.download()))
+      r.failures.push_back("the discrete adjoint's results differ with its backward pass by steps");
+    if (!bitwise_equal(value_ss.download(), value_short.download()) ||
+        !bitwise_equal(grad_ss.download(), grad_short.download()) ||
+        !bitwise_equal(status_ss.download(), status_short.download()))
+      r.failures.push_back("the discrete adjoint's results with a 3-step tape differ with its backward pass by steps");
+  }
   // No save times: no terms (the terms kernel is not launched), the priors alone.
   {
     const std::vector<T> none;
@@ -258,6 +281,33 @@ result log_densities_match_host() {
   sync();
   compare(r, "log-density after refused calls", value.download(), sentinel, 0.0);
 
+  // The backward pass's order by steps (detail::order_by_steps) against a
+  // stable sort on the host: a permutation, steps never increasing along it.
+  // Counts not a multiple of a warp; more bins than the scan's threads.
+  for (const auto& [count, recorded] : {std::pair<std::size_t, std::int32_t>{1, 3}, {1000, 60}, {40001, 5000}}) {
+    std::vector<std::int32_t> steps(count);
+    std::uniform_int_distribution<std::int32_t> pick(0, recorded);
+    for (auto& v : steps) v = count > 1000 && u(rng) < 0.5 ? recorded / 3 : pick(rng);  // many ties, and spread
+    device_buffer<std::int32_t> d_steps(steps);
+    device_buffer<std::uint32_t> bins(std::size_t(recorded) + 1), order(count);
+    fx::detail::check_cuda(fx::cuda::detail::order_by_steps(d_steps.ptr, count, recorded, bins.ptr,
+                                                            order.ptr, nullptr),
+                           "order_by_steps");
+    sync();
+    const auto got = order.download();
+    std::vector<std::uint32_t> want(count);
+    for (std::size_t b = 0; b < count; ++b) want[b] = std::uint32_t(b);
+    std::stable_sort(want.begin(), want.end(), [&](std::uint32_t a, std::uint32_t b) { return steps[a] > steps[b]; });
+    std::vector<std::uint32_t> sorted_got = got, identity = want;
+    std::sort(sorted_got.begin(), sorted_got.end());
+    std::sort(identity.begin(), identity.end());
+    bool ordered = sorted_got == identity;
+    for (std::size_t k = 0; ordered && k < count; ++k) ordered = steps[got[k]] == steps[want[k]];
+    if (!ordered)
+      r.failures.push_back("order_by_steps over " + std::to_string(count) + " trajectories (" +
+                           std::to_string(recorded) + " steps at most) is not a permutation by steps, most first");
+  }
+
   // Every density, exact and censored, with partials.
   family_on_device<fx::normal, T>(r, {-2, 0.5, 3, 10}, {0.3, 2}, {0.7, 3}, 0);
   family_on_device<fx::lognormal, T>(r, {0.2, 1, 5, 40}, {1.5, 8}, {0.4, 1.2}, 0);
@@ -269,7 +319,7 @@ result log_densities_match_host() {
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
               "log-densities and gradients (10 columns; a thread, a lane a column and the discrete adjoint) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
-              "host's, value-only path too, the adjoint's the same after release_scratch and without save times; bad data and host pointers refused before launch";
+              "host's, value-only path too, the adjoint's the same after release_scratch, without save times and with its backward pass by steps (its order against a host sort); bad data and host pointers refused before launch";
   return r;
 }
 

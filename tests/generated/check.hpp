@@ -169,7 +169,8 @@ bool adjoint_functional(const double* x0, const double* p, const double* w, doub
   o.adaptive = false;
   constexpr std::int32_t steps = 16;
   std::vector<double> tape(fx::detail::adjoint_tape<double>::values<M>(adjoint_saves, steps));
-  fx::detail::adjoint_recorder<M> rec{{tape.data(), 1, steps}, adjoint_saves};
+  fx::detail::adjoint_recorder<M> rec{fx::detail::adjoint_tape<double>::contiguous<M>(tape.data(), adjoint_saves, steps),
+                                    adjoint_saves};
   std::vector<double> last(ns + 1), pb(p, p + np);
   pb.push_back(0.0);
   const fx::trajectory_io<double> io{x0, 1, pb.data(), 1, nullptr, 0, 0, last.data(), 1};

@@ -109,24 +109,34 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
   }
 }
 
-// Trajectory b's tape among the `count` in `tapes` (tape_values values
-// each): value k at tapes[k count + b], so that a warp's lanes at the same
-// value coalesce. A tuning knob, not yet measured on a GPU:
-// FLUXION_ADJOINT_TAPE_CONTIGUOUS puts it at tapes[b tape_values + k]. The
-// lanes of a warp take different steps, so an interleaved record puts each
-// lane's stores and loads in lines of their own that the other lanes fill
-// only steps later; a contiguous tape fills whole sectors, and its backward
-// pass reads them back in order (`bench/ab_seir.sh OUT base=include
-// contiguous=include:-DFLUXION_ADJOINT_TAPE_CONTIGUOUS` compares the two).
-template <class T>
+// Trajectory b's tape among the `count` in `tapes` (adjoint_tape::values
+// each): by default every value interleaved by trajectory (value k of the
+// saved states at tapes[k count + b], the records after all of them), so
+// that a warp's lanes at the same value coalesce. Tuning knobs, not yet
+// measured on a GPU: FLUXION_ADJOINT_RECORDS_CONTIGUOUS keeps each
+// trajectory's step records together, FLUXION_ADJOINT_SAVES_CONTIGUOUS its
+// saved states. The lanes of a warp take different steps, so an interleaved
+// record puts each lane's stores and loads in lines of their own that the
+// other lanes fill only steps later; contiguous records fill whole sectors,
+// and the backward pass reads them back in order. The saved states are
+// written and read at the same save times by every lane (bench/ab_seir.sh
+// compares the layouts).
+template <class M, class T>
 __device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_t b, std::size_t count,
-                                                            std::size_t tape_values, std::int32_t steps) {
-#ifdef FLUXION_ADJOINT_TAPE_CONTIGUOUS
-  (void)count;
-  return {tapes + b * tape_values, 1, steps};
+                                                            std::size_t n_save, std::int32_t steps) {
+  using tape = fluxion::detail::adjoint_tape<T>;
+  const std::size_t saved = tape::template saved_values<M>(n_save), recorded = tape::template recorded_values<M>(steps);
+#if defined(FLUXION_ADJOINT_SAVES_CONTIGUOUS)
+  T* const saves = tapes + b * saved;
+  const std::ptrdiff_t save_stride = 1;
 #else
-  (void)tape_values;
-  return {tapes + b, std::ptrdiff_t(count), steps};
+  T* const saves = tapes + b;
+  const std::ptrdiff_t save_stride = std::ptrdiff_t(count);
+#endif
+#if defined(FLUXION_ADJOINT_RECORDS_CONTIGUOUS)
+  return {saves, save_stride, tapes + count * saved + b * recorded, 1, steps};
+#else
+  return {saves, save_stride, tapes + count * saved + b, std::ptrdiff_t(count), steps};
 #endif
 }
 
@@ -161,11 +171,11 @@ template <class Method, class M, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_FORWARD_MIN_BLOCKS) adjoint_forward_kernel(
     M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
     strides ps, solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ tapes,
-    std::size_t tape_values, std::int32_t recorded_steps, std::int32_t* __restrict__ steps) {
+    std::int32_t recorded_steps, std::int32_t* __restrict__ steps) {
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const auto i = std::ptrdiff_t(b);
-    fluxion::detail::adjoint_recorder<M> rec{trajectory_tape(tapes, b, count, tape_values, recorded_steps), o.n_save};
+    fluxion::detail::adjoint_recorder<M> rec{trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), o.n_save};
     solve_statistics st{};
     status[b] = fluxion::detail::adjoint_forward<Method>(m, o, x0 + i * xs.instance, xs.element, p + i * ps.instance,
                                                          ps.element, rec, st);
@@ -178,7 +188,7 @@ template <class M, class Lik, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TERMS_MIN_BLOCKS) adjoint_terms_kernel(
     M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, std::size_t count,
     const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ tapes,
-    std::size_t tape_values, std::int32_t recorded_steps, T* __restrict__ partials) {
+    std::int32_t recorded_steps, T* __restrict__ partials) {
   constexpr int np = int(M::n_params);
   constexpr std::size_t group = fluxion::detail::adjoint_save_group;
   const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
@@ -191,23 +201,104 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
     for (int j = 0; j < np; ++j) pc[j] = p[i * ps.instance + std::ptrdiff_t(j) * ps.element];
     const std::size_t first = g * group, end = first + group < o.n_save ? first + group : o.n_save;
     fluxion::detail::adjoint_save_terms(m, o, lik, data, pc, first, end,
-                                        trajectory_tape(tapes, b, count, tape_values, recorded_steps), &value, pbar);
+                                        trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), &value, pbar);
     T* out = partials + g * std::size_t(1 + np) * count + b;
     out[0] = value;
     for (int j = 0; j < np; ++j) out[std::size_t(1 + j) * count] = pbar[j];
   }
 }
 
+// The backward pass's order (discrete_adjoint::backward_by_steps): the
+// chunk's trajectories by their accepted steps, most first, by a counting
+// sort, so that the lanes of a warp run as many steps each and the longest
+// warps start first. Within one step count the order is the atomics'; it
+// moves no result, since each trajectory's backward pass is the same
+// whichever thread runs it. A warp's lanes with the same count take their
+// places with one atomic (warp-aggregated). The kernels are templates (over
+// the index type, std::uint32_t) so that every translation unit may define them.
+__device__ inline unsigned step_bin(std::int32_t steps, std::int32_t recorded_steps) {
+  return unsigned(recorded_steps - steps);
+}
+
+template <class Index>
+__global__ void step_count_kernel(const std::int32_t* __restrict__ steps, std::size_t count,
+                                  std::int32_t recorded_steps, Index* __restrict__ bins) {
+  const unsigned lane = threadIdx.x % 32u;
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    const unsigned key = step_bin(steps[b], recorded_steps);
+    const unsigned peers = __match_any_sync(__activemask(), key);
+    if (lane == unsigned(__ffs(int(peers)) - 1)) atomicAdd(&bins[key], Index(__popc(peers)));
+  }
+}
+
+// Counts to exclusive offsets, in place: one block of step_scan_threads.
+inline constexpr unsigned step_scan_threads = 1024;
+template <class Index>
+__global__ void __launch_bounds__(step_scan_threads) step_offsets_kernel(Index* __restrict__ bins, std::size_t n_bins) {
+  __shared__ Index partial[step_scan_threads];
+  const std::size_t per = (n_bins + step_scan_threads - 1) / step_scan_threads;
+  const std::size_t first = threadIdx.x * per, end = first + per < n_bins ? first + per : n_bins;
+  Index sum = 0;
+  for (std::size_t k = first; k < end; ++k) sum += bins[k];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (unsigned d = 1; d < step_scan_threads; d *= 2) {  // inclusive (Hillis and Steele)
+    const Index v = threadIdx.x >= d ? partial[threadIdx.x - d] : Index(0);
+    __syncthreads();
+    partial[threadIdx.x] += v;
+    __syncthreads();
+  }
+  Index at = threadIdx.x > 0 ? partial[threadIdx.x - 1] : Index(0);
+  for (std::size_t k = first; k < end; ++k) {
+    const Index c = bins[k];
+    bins[k] = at;
+    at += c;
+  }
+}
+
+template <class Index>
+__global__ void step_order_kernel(const std::int32_t* __restrict__ steps, std::size_t count,
+                                  std::int32_t recorded_steps, Index* __restrict__ offsets, Index* __restrict__ order) {
+  const unsigned lane = threadIdx.x % 32u;
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    const unsigned key = step_bin(steps[b], recorded_steps);
+    const unsigned peers = __match_any_sync(__activemask(), key);
+    const int leader = __ffs(int(peers)) - 1;
+    Index at = 0;
+    if (lane == unsigned(leader)) at = atomicAdd(&offsets[key], Index(__popc(peers)));
+    at = __shfl_sync(peers, at, leader) + Index(__popc(peers & ((1u << lane) - 1u)));
+    order[at] = Index(b);
+  }
+}
+
+// Writes order (count indices): 0 .. count - 1 by steps[b] (each in 0 ..
+// recorded_steps), most first; bins: recorded_steps + 1 values of scratch.
+inline cudaError_t order_by_steps(const std::int32_t* steps, std::size_t count, std::int32_t recorded_steps,
+                                  std::uint32_t* bins, std::uint32_t* order, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  const std::size_t n_bins = std::size_t(recorded_steps) + 1;
+  const cudaError_t cleared = cudaMemsetAsync(bins, 0, n_bins * sizeof(std::uint32_t), stream);
+  if (cleared != cudaSuccess) return cleared;
+  const unsigned blocks = unsigned((count + block_threads - 1) / block_threads);
+  step_count_kernel<<<blocks, block_threads, 0, stream>>>(steps, count, recorded_steps, bins);
+  step_offsets_kernel<<<1, step_scan_threads, 0, stream>>>(bins, n_bins);
+  step_order_kernel<<<blocks, block_threads, 0, stream>>>(steps, count, recorded_steps, bins, order);
+  return cudaGetLastError();
+}
+
 template <class Method, class M, class Pri, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS) adjoint_backward_kernel(
     M m, ode_options<T> o, Pri pri, std::size_t count, const T* __restrict__ p, strides ps,
-    const solve_status* __restrict__ status, T* __restrict__ tapes, std::size_t tape_values,
-    std::int32_t recorded_steps, const std::int32_t* __restrict__ steps, const T* __restrict__ partials,
+    const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
+    const std::int32_t* __restrict__ steps, const std::uint32_t* __restrict__ order, const T* __restrict__ partials,
     T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
   const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
-  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
-       b += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count;
+       t += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t b = order ? std::size_t(order[t]) : t;  // order: null, or backward_by_steps'
     const auto i = std::ptrdiff_t(b);
     const bool ok = status[b] == solve_status::success;
     T v = T(0), pbar[np > 0 ? np : 1], ybar[n];
@@ -223,7 +314,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
       }
       solve_statistics st = stats ? stats[b] : solve_statistics{};
       fluxion::detail::adjoint_recorder<M> rec{
-          trajectory_tape(tapes, b, count, tape_values, recorded_steps), o.n_save, steps[b]};
+          trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), o.n_save, steps[b]};
       fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st);
       if (stats) stats[b] = st;
     }
@@ -386,9 +477,11 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const bool gradient = !out.gradients.empty();
   constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
   std::int32_t recorded_steps = 0;
+  bool sorted_backward = false;
   if constexpr (by_adjoint) {
     fluxion::detail::check_adjoint_settings(policy);
     recorded_steps = policy.recorded_steps;
+    sorted_backward = policy.backward_by_steps;
   }
   const bool adjoint_kernel = by_adjoint && gradient;
   // Forward sensitivities integrate the augmented system (its tolerances);
@@ -447,9 +540,13 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const std::size_t save_groups = fluxion::detail::adjoint_save_groups(o.n_save);
   const std::size_t partial_values = save_groups * (1 + M::n_params);
   std::size_t chunk = 0;
+  // The sort's bins: a step count each (0 .. recorded_steps).
+  const std::size_t step_bins = adjoint_kernel && sorted_backward ? std::size_t(recorded_steps) + 1 : 0;
   if (adjoint_kernel) {
     slot_bytes = (tape_values + partial_values) * sizeof(T) + sizeof(std::int32_t);
+    if (sorted_backward) slot_bytes += sizeof(std::uint32_t);
     chunk = detail::adjoint_chunk(count, slot_bytes);
+    if (sorted_backward && chunk > std::size_t(UINT32_MAX)) chunk = std::size_t(UINT32_MAX);  // the order's indices
   }
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
@@ -484,7 +581,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // The scratch follows the data in the same allocation (not copied).
   const std::size_t at_scratch = (host.bytes.size() + 255) / 256 * 256;
   auto* const device = static_cast<unsigned char*>(detail::scratch_alloc(
-      at_scratch + slots * slot_bytes, stream, "cudaMallocFromPoolAsync of the log-density's data and scratch"));
+      at_scratch + slots * slot_bytes + step_bins * sizeof(std::uint32_t), stream,
+      "cudaMallocFromPoolAsync of the log-density's data and scratch"));
   for (std::size_t k = 0; k < data.size(); ++k) {
     const fluxion::detail::series_view<T> v{
         reinterpret_cast<const observation<T>*>(device + offsets[k].values),
@@ -509,6 +607,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
       T* const tapes = scratch;
       T* const partials = tapes + chunk * tape_values;
       auto* const steps = reinterpret_cast<std::int32_t*>(partials + chunk * partial_values);
+      std::uint32_t* const order = sorted_backward ? reinterpret_cast<std::uint32_t*>(steps + chunk) : nullptr;
+      std::uint32_t* const bins = sorted_backward ? order + chunk : nullptr;
       const auto forward = detail::adjoint_forward_kernel<Method, M, T>;
       const auto terms = detail::adjoint_terms_kernel<M, Lik, T>;
       const auto backward = detail::adjoint_backward_kernel<Method, M, Pri, T>;
@@ -519,14 +619,18 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         const T* const pc = cp.data + i * cp.instance_stride;
         solve_statistics* const statsc = stats ? stats + c0 : nullptr;
         forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
-            m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, tape_values, recorded_steps, steps);
+            m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, recorded_steps, steps);
         if (save_groups > 0)  // no save times: no terms, and a grid of no blocks is a launch error
           terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
-              m, o, lik, views, c, pc, ps, cst.data + c0, tapes, tape_values, recorded_steps, partials);
+              m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
+        if (sorted_backward) {
+          launched = detail::order_by_steps(steps, c, recorded_steps, bins, order, stream);
+          if (launched != cudaSuccess) break;  // no backward pass with an order not written
+        }
         backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
-            m, o, pri, c, pc, ps, cst.data + c0, tapes, tape_values, recorded_steps, steps, partials, cv.data + c0,
+            m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, order, partials, cv.data + c0,
             cg.data + c0, count, statsc);
-        launched = cudaGetLastError();
+        if (launched == cudaSuccess) launched = cudaGetLastError();
       }
     }
   } else if (columns_kernel) {

@@ -38,9 +38,13 @@ namespace fluxion {
 
 // Asks fx::host::log_density and fx::cuda::log_density for the gradient by
 // the discrete adjoint (explicit methods), keeping at most recorded_steps
-// accepted steps a trajectory.
+// accepted steps a trajectory. backward_by_steps: on the GPU, the backward
+// pass takes the trajectories in order of their accepted steps, most first,
+// so that the lanes of a warp run as many steps each (the results are the
+// same bit for bit; the host ignores it).
 struct discrete_adjoint {
   std::int32_t recorded_steps = 1024;
+  bool backward_by_steps = false;
 };
 
 namespace detail {
@@ -140,7 +144,7 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
     if constexpr (nobs > 0) {
       const T ts = o.save_times[s];
       T y[n], mu[nobs], mubar[nobs];
-      for (int i = 0; i < n; ++i) y[i] = tape[s * n + std::size_t(i)];
+      for (int i = 0; i < n; ++i) y[i] = tape.saved(s * n + std::size_t(i));
       m.observe(ts, y, 1, pc, 1, mu, 1);
       for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
       adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar};
@@ -159,7 +163,7 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
         }
       }
     }
-    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = seed[i];
+    for (int i = 0; i < n; ++i) tape.saved(s * n + std::size_t(i)) = seed[i];
   }
 }
 
@@ -255,7 +259,7 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
       r.status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
           m, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
           cp.data + std::ptrdiff_t(b) * cp.instance_stride, cp.element_stride, &r.value[b], r.gradients.data() + b,
-          std::ptrdiff_t(count), r.stats[b], fluxion::detail::adjoint_tape<T>{tape.data(), 1, how.recorded_steps});
+          std::ptrdiff_t(count), r.stats[b], fluxion::detail::adjoint_tape<T>::template contiguous<M>(tape.data(), o.n_save, how.recorded_steps));
   });
   return r;
 }

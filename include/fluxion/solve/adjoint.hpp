@@ -171,21 +171,41 @@ struct explicit_rk_adjoint {
 
 namespace detail {
 
-// One trajectory's tape: value k at at[k * stride]. The state at save time s
-// (then the seed of the backward pass there) at s n_states + i; accepted
-// step r's record (t, h, y) from n_save n_states + r (n_states + 2). The
-// step's end is not kept: it is the next step's t (the driver sets t to it
-// exactly), and t1 for the last step of an integration that succeeded (one
-// store a step less for the forward pass, one load less for the backward).
+// One trajectory's tape, in two parts that may lie apart, each with its
+// own stride (one trajectory's values together, or a batch's interleaved):
+// the states at the save times (then the backward pass's seeds there),
+// value s n_states + i at saves[(s n_states + i) save_stride]; accepted step
+// r's record (t, h, y), value r (n_states + 2) + j at records[(r (n_states +
+// 2) + j) record_stride]. The step's end is not kept: it is the next step's
+// t (the driver sets t to it exactly), and t1 for the last step of an
+// integration that succeeded (one store a step less for the forward pass,
+// one load less for the backward).
 template <class T>
 struct adjoint_tape {
-  T* at = nullptr;
-  std::ptrdiff_t stride = 1;
+  T* saves = nullptr;
+  std::ptrdiff_t save_stride = 1;
+  T* records = nullptr;
+  std::ptrdiff_t record_stride = 1;
   std::int32_t steps = 0;  // capacity in accepted steps
-  FLUXION_HOST_DEVICE T& operator[](std::size_t k) const { return at[std::ptrdiff_t(k) * stride]; }
+  FLUXION_HOST_DEVICE T& saved(std::size_t k) const { return saves[std::ptrdiff_t(k) * save_stride]; }
+  FLUXION_HOST_DEVICE T& recorded(std::size_t k) const { return records[std::ptrdiff_t(k) * record_stride]; }
+  template <class M>
+  FLUXION_HOST_DEVICE static constexpr std::size_t saved_values(std::size_t n_save) {
+    return n_save * M::n_states;
+  }
+  template <class M>
+  FLUXION_HOST_DEVICE static constexpr std::size_t recorded_values(std::int32_t steps) {
+    return std::size_t(steps) * (M::n_states + 2);
+  }
   template <class M>
   FLUXION_HOST_DEVICE static constexpr std::size_t values(std::size_t n_save, std::int32_t steps) {
-    return n_save * M::n_states + std::size_t(steps) * (M::n_states + 2);
+    return saved_values<M>(n_save) + recorded_values<M>(steps);
+  }
+  // A tape in values(n_save, steps) consecutive values from `at`: the saved
+  // states, then the records.
+  template <class M>
+  FLUXION_HOST_DEVICE static adjoint_tape contiguous(T* at, std::size_t n_save, std::int32_t steps) {
+    return {at, 1, at + saved_values<M>(n_save), 1, steps};
   }
 };
 
@@ -202,7 +222,7 @@ struct adjoint_recorder {
 
   template <class Values>
   FLUXION_HOST_DEVICE void save(std::size_t s, T, int, const Values& values) {
-    for (int i = 0; i < n; ++i) tape[s * n + std::size_t(i)] = values(i);
+    for (int i = 0; i < n; ++i) tape.saved(s * n + std::size_t(i)) = values(i);
   }
   FLUXION_HOST_DEVICE void accepted_step(T t, T /*t_new: the next record's t*/, T h, const T* y) {
     if (steps == tape.steps) {
@@ -210,12 +230,10 @@ struct adjoint_recorder {
       return;
     }
     const std::size_t at = record(steps++);
-    tape[at] = t, tape[at + 1] = h;
-    for (int i = 0; i < n; ++i) tape[at + 2 + std::size_t(i)] = y[i];
+    tape.recorded(at) = t, tape.recorded(at + 1) = h;
+    for (int i = 0; i < n; ++i) tape.recorded(at + 2 + std::size_t(i)) = y[i];
   }
-  FLUXION_HOST_DEVICE std::size_t record(std::int32_t r) const {
-    return n_save * n + std::size_t(r) * std::size_t(n + 2);
-  }
+  FLUXION_HOST_DEVICE static std::size_t record(std::int32_t r) { return std::size_t(r) * std::size_t(n + 2); }
 };
 
 // The save times of step (t, h) strictly inside it, first .. end - 1, and
@@ -229,11 +247,11 @@ struct adjoint_dense_seeds {
   T t, h;
   FLUXION_HOST_DEVICE int count() const { return int(end - first); }
   FLUXION_HOST_DEVICE T theta(int s) const { return (save_times[first + s] - t) / h; }  // as the driver forms it
-  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape[std::size_t(first + s) * std::size_t(n) + std::size_t(i)]; }
+  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape.saved(std::size_t(first + s) * std::size_t(n) + std::size_t(i)); }
 };
 
 // Backward over the recorded steps of one trajectory, the seeds on the
-// tape in place of the saved states (rec.tape[s n_states + i] = d L / d y_i(t_s)):
+// tape in place of the saved states (rec.tape.saved(s n_states + i) = d L / d y_i(t_s)):
 // xbar (n_states values) receives d L / d x0; pbar (n_params values) accumulates
 // d L / d p. Step r served the save times in (t, t_new]: those at t_new from
 // its end (their seeds join the end's adjoint), the others from its
@@ -254,10 +272,10 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   T t_new = o.t1;  // the end of step r: t1, then the start of the step after it
   for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
     const std::size_t at = rec.record(r);
-    const T t = tape[at], h = tape[at + 1];
-    for (int i = 0; i < n; ++i) y[i] = tape[at + 2 + std::size_t(i)];
+    const T t = tape.recorded(at), h = tape.recorded(at + 1);
+    for (int i = 0; i < n; ++i) y[i] = tape.recorded(at + 2 + std::size_t(i));
     for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
-      for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+      for (int i = 0; i < n; ++i) xbar[i] += tape.saved(std::size_t(s_hi) * n + std::size_t(i));
     std::ptrdiff_t s_lo = s_hi;
     while (s_lo >= 0 && o.save_times[s_lo] > t) --s_lo;
     const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
@@ -266,7 +284,7 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
     t_new = t;
   }
   for (; s_hi >= 0; --s_hi)
-    for (int i = 0; i < n; ++i) xbar[i] += tape[std::size_t(s_hi) * n + std::size_t(i)];
+    for (int i = 0; i < n; ++i) xbar[i] += tape.saved(std::size_t(s_hi) * n + std::size_t(i));
 }
 
 }  // namespace detail
