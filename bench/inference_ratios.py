@@ -7,6 +7,9 @@ the trajectories' steps; all against the peers' value_and_grad), the peers' medi
 and the first trajectory's value and gradient side by side (relative
 difference) as a check that both computed the same log-density.
 
+Lines tagged "pair" (several alternating runs in one call) also give each
+pair's ratios.
+
 Usage: python3 bench/inference_ratios.py OUTDIR/inference.jsonl
 """
 import json
@@ -17,6 +20,19 @@ for line in open(sys.argv[1]):
     line = line.strip()
     if line and not line.startswith("#"):
         rows.append(json.loads(line))
+
+# Lines tagged with "pair" (fluxion's bench and a peer run one after the
+# other, several times in one call): each pair's ratios, then the rest as one run.
+pairs = sorted({r["pair"] for r in rows if "pair" in r})
+for k in pairs:
+    for r in rows:
+        if r.get("pair") != k or r.get("impl") != "fluxion" or not r["what"].startswith("value_and_grad"):
+            continue
+        for p in rows:
+            if (p.get("pair") == k and p.get("impl") not in (None, "fluxion") and p.get("what") == "value_and_grad"
+                    and (p.get("variant"), p.get("dtype")) == (r["variant"], r["dtype"]) and "median_ms" in p):
+                print(f"pair {k}: {r['variant']} {r['dtype']} {r['what']} {r['median_ms']:.3f} ms, {p['impl']} "
+                      f"{p['median_ms']:.2f} ms: {p['median_ms'] / r['median_ms']:.1f}x")
 
 fl = {(r["variant"], r["dtype"], r["what"]): r for r in rows if r.get("impl") == "fluxion"}
 print(f"{'variant':8} {'dtype':5} {'what':31} {'fluxion ms':>11} {'jax ms':>10} {'jax/fx':>8} {'torch ms':>10} "

@@ -111,16 +111,13 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
 
 // Trajectory b's tape among the `count` in `tapes` (adjoint_tape::values
 // each): by default every value interleaved by trajectory (value k of the
-// saved states at tapes[k count + b], the records after all of them), so
-// that a warp's lanes at the same value coalesce. Tuning knobs, not yet
-// measured on a GPU: FLUXION_ADJOINT_RECORDS_CONTIGUOUS keeps each
+// saved states at tapes[k count + b], the records after all of them). A
+// warp's lanes write step r at nearly the same iteration of the forward
+// pass (a lane falls behind only by its rejected steps), so those stores
+// coalesce. Tuning knobs: FLUXION_ADJOINT_RECORDS_CONTIGUOUS keeps each
 // trajectory's step records together, FLUXION_ADJOINT_SAVES_CONTIGUOUS its
-// saved states. The lanes of a warp take different steps, so an interleaved
-// record puts each lane's stores and loads in lines of their own that the
-// other lanes fill only steps later; contiguous records fill whole sectors,
-// and the backward pass reads them back in order. The saved states are
-// written and read at the same save times by every lane (bench/ab_seir.sh
-// compares the layouts).
+// saved states too. Both were slower on the SEIR example (H100, double:
+// 4.4 and 4.7 ms against 3.8; bench/results/2026-12-06-h100-4c1a04f).
 template <class M, class T>
 __device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_t b, std::size_t count,
                                                             std::size_t n_save, std::int32_t steps) {
@@ -214,7 +211,9 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
 // warps start first. Within one step count the order is the atomics'; it
 // moves no result, since each trajectory's backward pass is the same
 // whichever thread runs it. A warp's lanes with the same count take their
-// places with one atomic (warp-aggregated). The kernels are templates (over
+// places with one atomic (warp-aggregated). On the SEIR example (23 to 61
+// steps) it costs 3.5% (H100, double): sorted warps share no sectors of the
+// interleaved tape (bench/results/2026-12-06-h100-4c1a04f). The kernels are templates (over
 // the index type, std::uint32_t) so that every translation unit may define them.
 __device__ inline unsigned step_bin(std::int32_t steps, std::int32_t recorded_steps) {
   return unsigned(recorded_steps - steps);
