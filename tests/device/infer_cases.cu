@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -187,10 +188,17 @@ result log_densities_match_host() {
   compare(r, "log-density (the discrete adjoint after release_scratch)", value_r.download(), value_a.download(), 0.0);
   compare(r, "gradient (the discrete adjoint after release_scratch)", grad_r.download(), grad_a.download(), 0.0);
   // The backward pass in order of the trajectories' steps: the same results
-  // bit for bit, with a full tape and with one too short for any trajectory.
+  // bit for bit, with a full tape and with one too short for any trajectory;
+  // the backward pass aligned to each warp's longest lane, the same.
   {
     device_buffer<T> value_s(B), grad_s(columns * B), value_ss(B), grad_ss(columns * B);
     device_buffer<fx::solve_status> status_s(B), status_ss(B);
+    device_buffer<T> value_al(B), grad_al(columns * B);
+    device_buffer<fx::solve_status> status_al(B);
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
+                          fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value_al.span(), grad_al.span(), status_al.span()},
+                          fx::discrete_adjoint{.aligned_backward = true});
     fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
                           fx::soa(dp.cspan()), fx::log_density_buffers<T>{value_s.span(), grad_s.span(), status_s.span()},
                           fx::discrete_adjoint{.backward_by_steps = true});
@@ -202,6 +210,29 @@ result log_densities_match_host() {
     if (!bitwise_equal(value_s.download(), value_a.download()) || !bitwise_equal(grad_s.download(), grad_a.download()) ||
         !bitwise_equal(status_s.download(), status_a.download()))
       r.failures.push_back("the discrete adjoint's results differ with its backward pass by steps");
+    if (!bitwise_equal(value_al.download(), value_a.download()) ||
+        !bitwise_equal(grad_al.download(), grad_a.download()) || !bitwise_equal(status_al.download(), status_a.download()))
+      r.failures.push_back("the discrete adjoint's results differ with its backward pass aligned in warps");
+    // The same with a last warp of 26 lanes (250 trajectories).
+    constexpr std::size_t Bp = 250;
+    std::vector<T> x0p(ns * Bp), thp(np * Bp);
+    for (std::size_t b = 0; b < Bp; ++b) {
+      for (std::size_t i = 0; i < ns; ++i) x0p[i * Bp + b] = x0[i * B + b];
+      for (std::size_t j = 0; j < np; ++j) thp[j * Bp + b] = th[j * B + b];
+    }
+    device_buffer<T> dxp(x0p), dpp(thp), value_p(Bp), grad_p(columns * Bp);
+    device_buffer<fx::solve_status> status_p(Bp);
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, Bp, fx::soa(dxp.cspan()),
+                          fx::soa(dpp.cspan()), fx::log_density_buffers<T>{value_p.span(), grad_p.span(), status_p.span()},
+                          fx::discrete_adjoint{.aligned_backward = true});
+    sync();
+    const auto va = value_a.download(), ga = grad_a.download(), vp = value_p.download(), gp = grad_p.download();
+    bool same = true;
+    for (std::size_t b = 0; b < Bp; ++b) {
+      same = same && std::memcmp(&vp[b], &va[b], sizeof(T)) == 0;
+      for (std::size_t j = 0; j < columns; ++j) same = same && std::memcmp(&gp[j * Bp + b], &ga[j * B + b], sizeof(T)) == 0;
+    }
+    if (!same) r.failures.push_back("the discrete adjoint aligned in warps over 250 trajectories differs from the default");
     if (!bitwise_equal(value_ss.download(), value_short.download()) ||
         !bitwise_equal(grad_ss.download(), grad_short.download()) ||
         !bitwise_equal(status_ss.download(), status_short.download()))
@@ -319,7 +350,7 @@ result log_densities_match_host() {
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
               "log-densities and gradients (10 columns; a thread, a lane a column and the discrete adjoint) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
-              "host's, value-only path too, the adjoint's the same after release_scratch, without save times and with its backward pass by steps (its order against a host sort); bad data and host pointers refused before launch";
+              "host's, value-only path too, the adjoint's the same after release_scratch, without save times, with its backward pass by steps (its order against a host sort) and aligned in warps; bad data and host pointers refused before launch";
   return r;
 }
 

@@ -292,7 +292,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     M m, ode_options<T> o, Pri pri, std::size_t count, const T* __restrict__ p, strides ps,
     const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
     const std::int32_t* __restrict__ steps, const std::uint32_t* __restrict__ order, const T* __restrict__ partials,
-    T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats) {
+    T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats,
+    bool aligned) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
   const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
   for (std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count;
@@ -300,6 +301,21 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     const std::size_t b = order ? std::size_t(order[t]) : t;  // order: null, or backward_by_steps'
     const auto i = std::ptrdiff_t(b);
     const bool ok = status[b] == solve_status::success;
+    const std::int32_t own_steps = ok ? steps[b] : 0;
+    // aligned: every lane starts from its warp's longest lane's last record
+    // (adjoint_backward's aligned_to), so that the lanes load the same
+    // record together, which coalesces on the interleaved tape; each lane
+    // starting from its own last record loads each sector alone. The lanes
+    // in this iteration of the loop: those of the warp with t < count (the
+    // blocks are whole warps of consecutive t).
+    std::int32_t aligned_to = own_steps;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (aligned) {
+      const std::size_t warp_first = t - threadIdx.x % 32u;
+      const unsigned lanes = count - warp_first >= 32 ? 0xffffffffu : (1u << unsigned(count - warp_first)) - 1u;
+      aligned_to = __reduce_max_sync(lanes, own_steps);
+    }
+#endif
     T v = T(0), pbar[np > 0 ? np : 1], ybar[n];
     for (int j = 0; j < np; ++j) pbar[j] = T(0);
     for (int k = 0; k < n; ++k) ybar[k] = T(0);
@@ -313,8 +329,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
       }
       solve_statistics st = stats ? stats[b] : solve_statistics{};
       fluxion::detail::adjoint_recorder<M> rec{
-          trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), o.n_save, steps[b]};
-      fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st);
+          trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), o.n_save, own_steps};
+      fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st, aligned_to);
       if (stats) stats[b] = st;
     }
     fluxion::detail::write_adjoint_result<M>(ok, v, pbar, ybar, value + i, gradients + i, std::ptrdiff_t(grad_stride));
@@ -476,11 +492,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const bool gradient = !out.gradients.empty();
   constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
   std::int32_t recorded_steps = 0;
-  bool sorted_backward = false;
+  bool sorted_backward = false, aligned_backward = false;
   if constexpr (by_adjoint) {
     fluxion::detail::check_adjoint_settings(policy);
     recorded_steps = policy.recorded_steps;
     sorted_backward = policy.backward_by_steps;
+    aligned_backward = policy.aligned_backward;
   }
   const bool adjoint_kernel = by_adjoint && gradient;
   // Forward sensitivities integrate the augmented system (its tolerances);
@@ -628,7 +645,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         }
         backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
             m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, order, partials, cv.data + c0,
-            cg.data + c0, count, statsc);
+            cg.data + c0, count, statsc, aligned_backward);
         if (launched == cudaSuccess) launched = cudaGetLastError();
       }
     }

@@ -43,9 +43,15 @@ namespace fluxion {
 // so that the lanes of a warp run as many steps each (the results are the
 // same bit for bit; the host ignores it). Off by default: on the SEIR
 // example, whose step counts spread 23 to 61, it costs 3.5% (docs/inference.md).
+// aligned_backward: on the GPU, every lane of a warp starts its backward
+// pass from the last record of the warp's longest trajectory (passing over
+// the records it does not have), so that the lanes load the same record
+// together (the results are the same bit for bit; the host ignores it).
+// Off by default until measured on a GPU.
 struct discrete_adjoint {
   std::int32_t recorded_steps = 1024;
   bool backward_by_steps = false;
+  bool aligned_backward = false;
 };
 
 namespace detail {
@@ -171,13 +177,15 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
 // 3. The backward pass from the seeds on the tape (rec: the forward pass's
 // recorder, its steps), then the priors: value and pbar (the terms' sums on
 // entry) are the log-density and its derivatives with respect to the
-// parameters, ybar those with respect to the initial state.
+// parameters, ybar those with respect to the initial state. aligned_to:
+// adjoint_backward's.
 template <class Method, class M, class Pri>
 FLUXION_HOST_DEVICE void adjoint_finish(const M& m, const ode_options<typename M::scalar>& o, const Pri& pri,
                                         const typename M::scalar* pc, const adjoint_recorder<M>& rec,
                                         typename M::scalar* value, typename M::scalar* pbar,
-                                        typename M::scalar* ybar, solve_statistics& st) {
-  adjoint_backward<Method>(m, o, pc, 1, rec, ybar, pbar, st);
+                                        typename M::scalar* ybar, solve_statistics& st,
+                                        std::int32_t aligned_to = 0) {
+  adjoint_backward<Method>(m, o, pc, 1, rec, ybar, pbar, st, aligned_to);
   prior_sum<typename M::scalar, true> add{pc, 1, value, pbar};
   pri.each(add);
 }

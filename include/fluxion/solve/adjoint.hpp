@@ -257,11 +257,17 @@ struct adjoint_dense_seeds {
 // its end (their seeds join the end's adjoint), the others from its
 // continuous extension; save times at t0 or before it, the initial state.
 // The recorded integration must have succeeded (its last step ends on t1).
+// aligned_to: the loop starts from record max(aligned_to, rec.steps) - 1,
+// passing over the records from rec.steps on without work, so that the
+// lanes of a warp given their longest lane's count reach each record r
+// together (their loads of a tape interleaved by trajectory coalesce) in
+// as many iterations as the longest lane takes anyway.
 template <class Method, class M>
 FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename M::scalar>& o,
                                           const typename M::scalar* p, std::ptrdiff_t ps,
                                           const adjoint_recorder<M>& rec, typename M::scalar* xbar,
-                                          typename M::scalar* pbar, solve_statistics& st) {
+                                          typename M::scalar* pbar, solve_statistics& st,
+                                          std::int32_t aligned_to = 0) {
   using T = typename M::scalar;
   constexpr int n = int(M::n_states);
   const adjoint_tape<T>& tape = rec.tape;
@@ -270,7 +276,8 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
   T y[n];
   T t_new = o.t1;  // the end of step r: t1, then the start of the step after it
-  for (std::int32_t r = rec.steps - 1; r >= 0; --r) {
+  for (std::int32_t r = (aligned_to > rec.steps ? aligned_to : rec.steps) - 1; r >= 0; --r) {
+    if (r >= rec.steps) continue;
     const std::size_t at = rec.record(r);
     const T t = tape.recorded(at), h = tape.recorded(at + 1);
     for (int i = 0; i < n; ++i) y[i] = tape.recorded(at + 2 + std::size_t(i));
