@@ -268,7 +268,8 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
       r.status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
           m, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
           cp.data + std::ptrdiff_t(b) * cp.instance_stride, cp.element_stride, &r.value[b], r.gradients.data() + b,
-          std::ptrdiff_t(count), r.stats[b], fluxion::detail::adjoint_tape<T>::template contiguous<M>(tape.data(), o.n_save, how.recorded_steps));
+          std::ptrdiff_t(count), r.stats[b],
+          fluxion::detail::adjoint_tape<T>::template contiguous<M>(tape.data(), o.n_save, how.recorded_steps));
   });
   return r;
 }

@@ -247,13 +247,15 @@ struct adjoint_dense_seeds {
   T t, h;
   FLUXION_HOST_DEVICE int count() const { return int(end - first); }
   FLUXION_HOST_DEVICE T theta(int s) const { return (save_times[first + s] - t) / h; }  // as the driver forms it
-  FLUXION_HOST_DEVICE T seed(int s, int i) const { return tape.saved(std::size_t(first + s) * std::size_t(n) + std::size_t(i)); }
+  FLUXION_HOST_DEVICE T seed(int s, int i) const {
+    return tape.saved(std::size_t(first + s) * std::size_t(n) + std::size_t(i));
+  }
 };
 
 // Backward over the recorded steps of one trajectory, the seeds on the
-// tape in place of the saved states (rec.tape.saved(s n_states + i) = d L / d y_i(t_s)):
-// xbar (n_states values) receives d L / d x0; pbar (n_params values) accumulates
-// d L / d p. Step r served the save times in (t, t_new]: those at t_new from
+// tape in place of the saved states (rec.tape.saved(s n_states + i) =
+// d L / d y_i(t_s)): xbar (n_states values) receives d L / d x0; pbar
+// (n_params values) accumulates d L / d p. Step r served the save times in (t, t_new]: those at t_new from
 // its end (their seeds join the end's adjoint), the others from its
 // continuous extension; save times at t0 or before it, the initial state.
 // The recorded integration must have succeeded (its last step ends on t1).
