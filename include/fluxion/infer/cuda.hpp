@@ -213,10 +213,18 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
 // whichever thread runs it. A warp's lanes with the same count take their
 // places with one atomic (warp-aggregated). On the SEIR example (23 to 61
 // steps) it costs 3.5% (H100, double): sorted warps share no sectors of the
-// interleaved tape (bench/results/2026-12-06-h100-4c1a04f). The kernels are templates (over
-// the index type, std::uint32_t) so that every translation unit may define them.
+// interleaved tape (bench/results/2026-12-06-h100-4c1a04f). The kernels are
+// templates (over the index type, std::uint32_t) so that every translation
+// unit may define them.
 __device__ inline unsigned step_bin(std::int32_t steps, std::int32_t recorded_steps) {
   return unsigned(recorded_steps - steps);
+}
+
+// The lanes of thread i's warp in this iteration of a grid-stride loop over
+// `count` items: those with i < count (blocks of whole warps, consecutive i).
+__device__ inline unsigned live_lanes(std::size_t i, std::size_t count) {
+  const std::size_t warp_first = i - threadIdx.x % 32u;
+  return count - warp_first >= 32 ? 0xffffffffu : (1u << unsigned(count - warp_first)) - 1u;
 }
 
 template <class Index>
@@ -226,7 +234,7 @@ __global__ void step_count_kernel(const std::int32_t* __restrict__ steps, std::s
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const unsigned key = step_bin(steps[b], recorded_steps);
-    const unsigned peers = __match_any_sync(__activemask(), key);
+    const unsigned peers = __match_any_sync(live_lanes(b, count), key);
     if (lane == unsigned(__ffs(int(peers)) - 1)) atomicAdd(&bins[key], Index(__popc(peers)));
   }
 }
@@ -263,7 +271,7 @@ __global__ void step_order_kernel(const std::int32_t* __restrict__ steps, std::s
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
     const unsigned key = step_bin(steps[b], recorded_steps);
-    const unsigned peers = __match_any_sync(__activemask(), key);
+    const unsigned peers = __match_any_sync(live_lanes(b, count), key);
     const int leader = __ffs(int(peers)) - 1;
     Index at = 0;
     if (lane == unsigned(leader)) at = atomicAdd(&offsets[key], Index(__popc(peers)));
@@ -305,16 +313,10 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     // aligned: every lane starts from its warp's longest lane's last record
     // (adjoint_backward's aligned_to), so that the lanes load the same
     // record together, which coalesces on the interleaved tape; each lane
-    // starting from its own last record loads each sector alone. The lanes
-    // in this iteration of the loop: those of the warp with t < count (the
-    // blocks are whole warps of consecutive t).
+    // starting from its own last record loads each sector alone.
     std::int32_t aligned_to = own_steps;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (aligned) {
-      const std::size_t warp_first = t - threadIdx.x % 32u;
-      const unsigned lanes = count - warp_first >= 32 ? 0xffffffffu : (1u << unsigned(count - warp_first)) - 1u;
-      aligned_to = __reduce_max_sync(lanes, own_steps);
-    }
+    if (aligned) aligned_to = __reduce_max_sync(live_lanes(t, count), own_steps);
 #endif
     T v = T(0), pbar[np > 0 ? np : 1], ybar[n];
     for (int j = 0; j < np; ++j) pbar[j] = T(0);
