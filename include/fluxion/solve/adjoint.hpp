@@ -255,9 +255,10 @@ struct adjoint_dense_seeds {
 // Backward over the recorded steps of one trajectory, the seeds on the
 // tape in place of the saved states (rec.tape.saved(s n_states + i) =
 // d L / d y_i(t_s)): xbar (n_states values) receives d L / d x0; pbar
-// (n_params values) accumulates d L / d p. Step r served the save times in (t, t_new]: those at t_new from
-// its end (their seeds join the end's adjoint), the others from its
-// continuous extension; save times at t0 or before it, the initial state.
+// (n_params values) accumulates d L / d p. Step r served the save times in
+// (t, t_new]: those at t_new from its end (their seeds join the end's
+// adjoint), the others from its continuous extension; save times at t0 or
+// before it, the initial state.
 // The recorded integration must have succeeded (its last step ends on t1).
 // aligned_to: the loop starts from record max(aligned_to, rec.steps) - 1,
 // passing over the records from rec.steps on without work, so that the
