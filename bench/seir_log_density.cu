@@ -74,8 +74,9 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
   const char* dtype = sizeof(T) == 8 ? "f64" : "f32";
   // value; value and gradient a thread a trajectory; the same a lane a
   // column; the same by the discrete adjoint, its backward pass in the
-  // trajectories' order, in order of their steps (backward_by_steps), and
-  // aligned to each warp's longest lane (aligned_backward).
+  // trajectories' order, aligned to each warp's longest lane (the default),
+  // in order of their steps (backward_by_steps), and not aligned
+  // (aligned_backward = false).
   // FLUXION_BENCH_ONLY=adjoint: the discrete adjoint alone (launch-bound sweeps).
   const char* only = std::getenv("FLUXION_BENCH_ONLY");
   const bool adjoint_only = only && std::string(only) == "adjoint";
@@ -91,7 +92,7 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
                               fx::cuda::lane_per_column{});
       else if (by_adjoint)
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out,
-                              fx::discrete_adjoint{.backward_by_steps = what == 4, .aligned_backward = what == 5});
+                              fx::discrete_adjoint{.backward_by_steps = what == 4, .aligned_backward = what != 5});
       else
         fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(series), pri, n, xs, ps, out);
     };
@@ -117,7 +118,7 @@ void gpu(std::size_t n, const seir::synthetic& data, const std::string& variant)
     for (auto s : st) failed += s != fx::solve_status::success;
     std::printf("{\"impl\": \"fluxion\", \"what\": \"%s\", \"variant\": \"%s\", \"dtype\": \"%s\", \"N\": %zu, "
                 "\"median_ms\": %.4f, \"min_ms\": %.4f, \"failed\": %zu, \"value0\": %.10g",
-                what == 5 ? "value_and_grad_adjoint_aligned" : what == 4 ? "value_and_grad_adjoint_by_steps" : what == 3 ? "value_and_grad_adjoint" : what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
+                what == 5 ? "value_and_grad_adjoint_unaligned" : what == 4 ? "value_and_grad_adjoint_by_steps" : what == 3 ? "value_and_grad_adjoint" : what == 2 ? "value_and_grad_lanes" : gradient ? "value_and_grad" : "value", variant.c_str(), dtype, n, ms[ms.size() / 2], ms[0], failed,
                 double(v[0]));
     // digest: FNV-1a over the bytes of every value (and gradient), so that
     // builds that must agree bit for bit (tape layouts, orders) can be compared.

@@ -47,11 +47,12 @@ namespace fluxion {
 // pass from the last record of the warp's longest trajectory (passing over
 // the records it does not have), so that the lanes load the same record
 // together (the results are the same bit for bit; the host ignores it).
-// Off by default until measured on a GPU.
+// On by default: on the SEIR example it takes the f64 gradient from 3.83 to
+// 3.60 ms on an H100 (docs/inference.md).
 struct discrete_adjoint {
   std::int32_t recorded_steps = 1024;
   bool backward_by_steps = false;
-  bool aligned_backward = false;
+  bool aligned_backward = true;
 };
 
 namespace detail {
