@@ -66,9 +66,9 @@ if [ ! -f "$log" ]; then
 fi
 
 # --- ASan + UBSan -----------------------------------------------------------
-# -O0: about half the compile time of -O1; the slowest tests
-# (threads_and_lanes and its -march=native twin) take about 35 s each on an
-# idle 2-core machine. UBSan stops at its first finding
+# -O0: about half the compile time of -O1, but for the three tests whose
+# runs dominate (solve/lanes, host/threads_and_lanes and its -march=native
+# twin), built -O1 and started first (tests/meson.build). UBSan stops at its first finding
 # (-fno-sanitize-recover), and so does ASan.
 san=build-sanitize
 san_log=$san/meson-logs/testlog.json
