@@ -2,8 +2,8 @@
 # Builds fluxion into build/ and runs every test suite; then builds the
 # host-side suites (symbolic, model, layout, host, hierarchy, derivatives, solve, infer)
 # again with AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-sanitize/ (unoptimized, no CUDA, no examples or benchmarks; any
-# finding stops the test and fails it) and runs them there. Prints a last
+# build-sanitize/ (unoptimized but for three tests, no CUDA, no examples or
+# benchmarks; any finding stops the test and fails it) and runs them there. Prints a last
 # line "N passed, N failed, N skipped" over both runs. Installs missing
 # build tools first (see scripts/install-deps.sh).
 #
