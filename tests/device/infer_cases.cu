@@ -234,6 +234,32 @@ result log_densities_match_host() {
       for (std::size_t j = 0; j < columns; ++j) same = same && std::memcmp(&gp[j * Bp + b], &ga[j * B + b], sizeof(T)) == 0;
     }
     if (!same) r.failures.push_back("the discrete adjoint over 250 trajectories (a partial last warp) differs from the same over 256");
+    // In chunks of 100 trajectories (100, 100, 56: max_chunk), in the
+    // default order and by steps: the same bit for bit, statistics included.
+    for (const bool by_steps : {false, true}) {
+      device_buffer<T> value_c(B), grad_c(columns * B);
+      device_buffer<fx::solve_status> status_c(B);
+      device_buffer<fx::solve_statistics> stats_c(B), stats_1(B);
+      fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
+                            fx::soa(dp.cspan()),
+                            fx::log_density_buffers<T>{value_c.span(), grad_c.span(), status_c.span(), stats_c.span()},
+                            fx::discrete_adjoint{.max_chunk = 100, .backward_by_steps = by_steps});
+      fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()),
+                            fx::soa(dp.cspan()),
+                            fx::log_density_buffers<T>{value_un.span(), grad_un.span(), status_un.span(), stats_1.span()},
+                            fx::discrete_adjoint{.backward_by_steps = by_steps});
+      sync();
+      const auto s_c = stats_c.download(), s_1 = stats_1.download();
+      bool same_stats = true;
+      for (std::size_t b = 0; b < B; ++b)
+        same_stats = same_stats && s_c[b].accepted == s_1[b].accepted && s_c[b].rejected == s_1[b].rejected &&
+                     s_c[b].rhs_evaluations == s_1[b].rhs_evaluations;
+      if (!bitwise_equal(value_c.download(), value_a.download()) ||
+          !bitwise_equal(grad_c.download(), grad_a.download()) ||
+          !bitwise_equal(status_c.download(), status_a.download()) || !same_stats)
+        r.failures.push_back(std::string("the discrete adjoint in chunks of 100 differs from one chunk") +
+                             (by_steps ? " (backward by steps)" : ""));
+    }
     if (!bitwise_equal(value_ss.download(), value_short.download()) ||
         !bitwise_equal(grad_ss.download(), grad_short.download()) ||
         !bitwise_equal(status_ss.download(), status_short.download()))
@@ -310,8 +336,32 @@ result log_densities_match_host() {
     refused = true;
   }
   if (!refused) r.failures.push_back("host initial states were not refused");
+  // Outputs over the inputs: a status buffer laid over the parameters, and
+  // statistics over the initial states.
+  refused = false;
+  try {
+    const std::span<fx::solve_status> on_parameters(reinterpret_cast<fx::solve_status*>(dp.ptr), B);
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value.span(), grad.span(), on_parameters},
+                          fx::discrete_adjoint{});
+  } catch (const fx::layout_error& e) {
+    refused = e.block() == "status";
+  }
+  if (!refused) r.failures.push_back("a status buffer over the parameters was not refused");
+  refused = false;
+  try {
+    // (B records from the states' first byte: never touched, since refused.)
+    const std::span<fx::solve_statistics> on_states(reinterpret_cast<fx::solve_statistics*>(dx.ptr), B);
+    fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::log_density_buffers<T>{value.span(), {}, status.span(), on_states});
+  } catch (const fx::layout_error& e) {
+    refused = e.block() == "statistics";
+  }
+  if (!refused) r.failures.push_back("statistics over the initial states were not refused");
   sync();
   compare(r, "log-density after refused calls", value.download(), sentinel, 0.0);
+  if (!bitwise_equal(dp.download(), th) || !bitwise_equal(dx.download(), x0))
+    r.failures.push_back("a refused call changed its inputs");
 
   // The backward pass's order by steps (detail::order_by_steps) against a
   // stable sort on the host: a permutation, steps never increasing along it.
@@ -351,7 +401,7 @@ result log_densities_match_host() {
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
               "log-densities and gradients (10 columns; a thread, a lane a column and the discrete adjoint) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
-              "host's, value-only path too, the adjoint's the same after release_scratch, without save times, with its backward pass by steps (its order against a host sort), not aligned in warps and over a partial last warp; bad data and host pointers refused before launch";
+              "host's, value-only path too, the adjoint's the same after release_scratch, without save times, with its backward pass by steps (its order against a host sort), not aligned in warps, over a partial last warp and in chunks of 100; bad data, host pointers and outputs over inputs refused before launch";
   return r;
 }
 

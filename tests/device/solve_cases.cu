@@ -195,8 +195,17 @@ result ensembles_match_host() {
                           fx::soa(dx.cspan()), fx::soa(dp.cspan()),
                           fx::ensemble_buffers<T>{{}, fin.span(), status.span(), {}});
     });
+    // A status buffer laid over the parameters.
+    attempt([&] {
+      fx::cuda::integrate(M{}, fx::rodas5p{}, ok, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, fin.span(),
+                                                  std::span<fx::solve_status>(
+                                                      reinterpret_cast<fx::solve_status*>(dp.ptr), B),
+                                                  {}});
+    });
     sync();
-    if (refused != 3) r.failures.push_back(std::to_string(refused) + " of 3 bad calls were refused");
+    if (refused != 4) r.failures.push_back(std::to_string(refused) + " of 4 bad calls were refused");
+    if (!bitwise_equal(dp.download(), p)) r.failures.push_back("a refused integration changed its parameters");
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
   r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "

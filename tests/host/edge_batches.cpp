@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -205,6 +206,41 @@ TEST_CASE("a structure-of-arrays batch or pitch beyond PTRDIFF_MAX is refused wi
     CHECK(e.actual() == huge);
   }
   for (const double v : dx) CHECK(v == -7.0);
+}
+
+TEST_CASE("an exception in any range of a threaded batch reaches the caller after every thread joined",
+          "[host][edge][threads]") {
+  // Without it a range's std::bad_alloc (the discrete adjoint's tape, say) on
+  // a worker thread called std::terminate.
+  const std::size_t count = 400;
+  for (unsigned n = 1; n <= 4; ++n) {
+    for (const std::size_t bad : {std::size_t(0), std::size_t(150), count - 1}) {
+      std::atomic<std::size_t> done{0};
+      INFO("threads(" << n << "), the range holding " << bad << " throws");
+      try {
+        fx::host::detail::for_ranges(count, fx::host::threads(n, 1), 1, 1, [&](std::size_t b, std::size_t e) {
+          if (b <= bad && bad < e) throw std::runtime_error("range " + std::to_string(b));
+          done += e - b;
+        });
+        FAIL("for_ranges returned without the range's exception");
+      } catch (const std::runtime_error& e) {
+        CHECK_THAT(std::string(e.what()), ContainsSubstring("range "));
+      }
+      // Every other range ran to its end before the exception came out.
+      const std::size_t per = fx::host::detail::range_length(count, fx::host::threads(n, 1), 1, 1);
+      const std::size_t bad_begin = bad / per * per, bad_end = std::min(count, bad_begin + per);
+      CHECK(done.load() == count - (bad_end - bad_begin));
+    }
+  }
+  // Two ranges throw: the first range's exception comes out.
+  try {
+    fx::host::detail::for_ranges(count, fx::host::threads(4, 1), 1, 1, [&](std::size_t b, std::size_t) {
+      if (b > 0) throw std::runtime_error("range " + std::to_string(b));
+    });
+    FAIL("for_ranges returned without the ranges' exceptions");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "range 100");
+  }
 }
 
 TEST_CASE("threads(n) never uses more than n threads", "[host][edge][threads]") {

@@ -36,3 +36,14 @@
 #else
 #  define FLUXION_RESTRICT
 #endif
+
+// Threads per block of fluxion's kernels (exec/cuda/launch.hpp's
+// block_threads; -DFLUXION_CUDA_BLOCK_THREADS=n sets it). Whole warps: the
+// kernels' warp-wide operations name a warp's live lanes by their index.
+#ifndef FLUXION_CUDA_BLOCK_THREADS
+#  define FLUXION_CUDA_BLOCK_THREADS 128
+#endif
+static_assert(FLUXION_CUDA_BLOCK_THREADS >= 32 && FLUXION_CUDA_BLOCK_THREADS <= 1024 &&
+                  FLUXION_CUDA_BLOCK_THREADS % 32 == 0,
+              "fluxion: FLUXION_CUDA_BLOCK_THREADS must be a multiple of 32 from 32 to 1024: blocks of whole warps, "
+              "since the kernels' warp-wide operations name a warp's live lanes by their index.");

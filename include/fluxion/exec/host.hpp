@@ -23,6 +23,7 @@
 // a unit that only launches kernels never starts one.
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -109,7 +110,9 @@ struct no_host_thread {
 // Calls f(begin, end) on contiguous ranges covering [0, count), each
 // range_length long but the last: on the calling thread and up to
 // exec.count - 1 more. Falls back to fewer threads if the system refuses to
-// start one.
+// start one. An exception thrown by f (std::bad_alloc of a range's scratch,
+// say) on any thread reaches the caller once every thread has joined,
+// instead of ending the process; the first range's, if several throw.
 template <class F>
 void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t values_per_instance, const F& f) {
   static_assert(is_complete<host_thread<F>>::value,
@@ -123,21 +126,32 @@ void for_ranges(std::size_t count, threads exec, std::size_t grain, std::size_t 
     f(std::size_t{0}, count);
     return;
   }
+  // Range k is [k per, (k + 1) per); each keeps what it throws.
+  std::vector<std::exception_ptr> thrown((count - 1) / per + 1);
+  const auto run = [&f, &thrown, per](std::size_t begin, std::size_t end) noexcept {
+    try {
+      f(begin, end);
+    } catch (...) {
+      thrown[begin / per] = std::current_exception();
+    }
+  };
   std::vector<thread> pool;
   pool.reserve((count - 1) / per);
   std::size_t begin = per;  // [0, per) runs on this thread
   while (begin < count) {
     const std::size_t end = count - begin > per ? begin + per : count;
     try {
-      pool.emplace_back([&f, begin, end] { f(begin, end); });
+      pool.emplace_back([&run, begin, end] { run(begin, end); });
     } catch (...) {
       break;  // no more threads: the rest runs here
     }
     begin = end;
   }
-  f(std::size_t{0}, per);
-  if (begin < count) f(begin, count);
+  run(std::size_t{0}, per);
+  if (begin < count) run(begin, count);
   for (auto& th : pool) th.join();
+  for (const auto& e : thrown)
+    if (e) std::rethrow_exception(e);
 }
 
 inline constexpr std::size_t range_grain = 64;

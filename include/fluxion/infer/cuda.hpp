@@ -403,19 +403,28 @@ __global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLO
   }
 }
 
-// The grid of a kernel that loops over `work` items (blocks of `threads`):
-// enough blocks for all of them, at most as many as the device keeps resident.
+// The blocks of `threads` of a kernel that the device keeps resident.
 template <class Kernel>
-unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
+std::size_t resident_capacity(Kernel* kernel, unsigned threads) {
   using fluxion::detail::check_cuda;
   constexpr const char* what = "the log-density kernels' occupancy";
   int device = 0, sms = 0, per_sm = 0;
   check_cuda(cudaGetDevice(&device), what);
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what);
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), 0), what);
-  const std::size_t resident = std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
+  return std::size_t(sms > 0 ? sms : 1) * std::size_t(per_sm > 0 ? per_sm : 1);
+}
+
+// The grid of a kernel that loops over `work` items (blocks of `threads`):
+// enough blocks for all of them, at most `capacity` (resident_capacity).
+inline unsigned grid_for(std::size_t capacity, unsigned threads, std::size_t work) {
   const std::size_t needed = (work + threads - 1) / threads;
-  return unsigned(needed < resident ? needed : resident);
+  return unsigned(needed < capacity ? needed : capacity);
+}
+
+template <class Kernel>
+unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
+  return grid_for(resident_capacity(kernel, threads), threads, work);
 }
 
 // The grid of the log-density kernel (blocks of `threads`): at most the
@@ -439,17 +448,19 @@ unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count,
 
 // How many trajectories the discrete adjoint's kernels take at once: all of
 // them when their tapes, terms and step counts (bytes_each a trajectory) fit
-// in half the free device memory, otherwise as many as do; cuda_error when
-// not even one does.
-inline std::size_t adjoint_chunk(std::size_t count, std::size_t bytes_each) {
+// in half the free device memory, otherwise as many as do, and at most
+// max_chunk (discrete_adjoint::max_chunk, 0: no bound); cuda_error when not
+// even one fits.
+inline std::size_t adjoint_chunk(std::size_t count, std::size_t bytes_each, std::size_t max_chunk) {
   std::size_t free_bytes = 0, total_bytes = 0;
   fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the discrete adjoint's tapes");
-  const std::size_t affordable = free_bytes / 2 / bytes_each;
+  std::size_t affordable = free_bytes / 2 / bytes_each;
   if (affordable == 0)
     throw fluxion::cuda_error("the discrete adjoint's tape (" + std::to_string(bytes_each) +
                                   " bytes a trajectory: its save times and recorded_steps steps) exceeds "
                                   "half the free device memory",
                               cudaErrorMemoryAllocation);
+  if (max_chunk > 0 && max_chunk < affordable) affordable = max_chunk;
   return affordable < count ? affordable : count;
 }
 
@@ -494,10 +505,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const bool gradient = !out.gradients.empty();
   constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
   std::int32_t recorded_steps = 0;
+  std::size_t max_chunk = 0;
   bool sorted_backward = false, aligned_backward = false;
   if constexpr (by_adjoint) {
     fluxion::detail::check_adjoint_settings(policy);
     recorded_steps = policy.recorded_steps;
+    max_chunk = policy.max_chunk;
     sorted_backward = policy.backward_by_steps;
     aligned_backward = policy.aligned_backward;
   }
@@ -521,6 +534,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
                          : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
   check_no_overlap("initial state", cx, "log-density", cv);
   check_no_overlap("parameter", cp, "log-density", cv);
+  check_no_overlap("initial state", cx, "status", cst);
+  check_no_overlap("parameter", cp, "status", cst);
   check_no_overlap("status", cst, "log-density", cv);
   if (gradient) {
     check_no_overlap("initial state", cx, "gradient", cg);
@@ -530,6 +545,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
     detail::check_device_memory("gradient", cg);
   }
   if (with_stats) {
+    check_no_overlap("initial state", cx, "statistics", cstat);
+    check_no_overlap("parameter", cp, "statistics", cstat);
     check_no_overlap("statistics", cstat, "log-density", cv);
     check_no_overlap("statistics", cstat, "status", cst);
     if (gradient) check_no_overlap("statistics", cstat, "gradient", cg);
@@ -563,9 +580,19 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   if (adjoint_kernel) {
     slot_bytes = (tape_values + partial_values) * sizeof(T) + sizeof(std::int32_t);
     if (sorted_backward) slot_bytes += sizeof(std::uint32_t);
-    chunk = detail::adjoint_chunk(count, slot_bytes);
+    chunk = detail::adjoint_chunk(count, slot_bytes, max_chunk);
     if (sorted_backward && chunk > std::size_t(UINT32_MAX)) chunk = std::size_t(UINT32_MAX);  // the order's indices
   }
+  // The adjoint's kernels' resident blocks, asked before the scratch is
+  // taken (a failed query then leaks nothing).
+  std::size_t forward_capacity = 0, terms_capacity = 0, backward_capacity = 0;
+  if constexpr (by_adjoint)
+    if (adjoint_kernel) {
+      forward_capacity = detail::resident_capacity(detail::adjoint_forward_kernel<Method, M, T>, detail::block_threads);
+      terms_capacity = detail::resident_capacity(detail::adjoint_terms_kernel<M, Lik, T>, detail::block_threads);
+      backward_capacity =
+          detail::resident_capacity(detail::adjoint_backward_kernel<Method, M, Pri, T>, detail::block_threads);
+    }
   // A lane a column: a trajectory's lanes in one warp, so 32 / G trajectories a warp.
   const std::size_t lanes_needed =
       columns_kernel ? (count + 32 / (1 + columns) - 1) / (32 / (1 + columns)) * 32 : count;
@@ -636,16 +663,16 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
         const T* const x0c = cx.data + i * cx.instance_stride;
         const T* const pc = cp.data + i * cp.instance_stride;
         solve_statistics* const statsc = stats ? stats + c0 : nullptr;
-        forward<<<detail::resident_blocks(forward, threads, c), threads, 0, stream>>>(
+        forward<<<detail::grid_for(forward_capacity, threads, c), threads, 0, stream>>>(
             m, o, c, x0c, xs, pc, ps, cst.data + c0, statsc, tapes, recorded_steps, steps);
         if (save_groups > 0)  // no save times: no terms, and a grid of no blocks is a launch error
-          terms<<<detail::resident_blocks(terms, threads, save_groups * c), threads, 0, stream>>>(
+          terms<<<detail::grid_for(terms_capacity, threads, save_groups * c), threads, 0, stream>>>(
               m, o, lik, views, c, pc, ps, cst.data + c0, tapes, recorded_steps, partials);
         if (sorted_backward) {
           launched = detail::order_by_steps(steps, c, recorded_steps, bins, order, stream);
           if (launched != cudaSuccess) break;  // no backward pass with an order not written
         }
-        backward<<<detail::resident_blocks(backward, threads, c), threads, 0, stream>>>(
+        backward<<<detail::grid_for(backward_capacity, threads, c), threads, 0, stream>>>(
             m, o, pri, c, pc, ps, cst.data + c0, tapes, recorded_steps, steps, order, partials, cv.data + c0,
             cg.data + c0, count, statsc, aligned_backward);
         if (launched == cudaSuccess) launched = cudaGetLastError();

@@ -49,8 +49,12 @@ namespace fluxion {
 // together (the results are the same bit for bit; the host ignores it).
 // On by default: on the SEIR example it takes the f64 gradient from 3.83 to
 // 3.60 ms on an H100 (docs/inference.md).
+// max_chunk: on the GPU, at most this many trajectories' tapes at once (0:
+// as many as half the free device memory holds, chunking beyond); a bound
+// for a program that shares the device. The results do not depend on it.
 struct discrete_adjoint {
   std::int32_t recorded_steps = 1024;
+  std::size_t max_chunk = 0;
   bool backward_by_steps = false;
   bool aligned_backward = true;
 };

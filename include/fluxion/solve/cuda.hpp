@@ -198,9 +198,13 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   check_no_overlap("initial state", cx, "final state", cf);
   check_no_overlap("parameter", cp, "final state", cf);
   check_no_overlap("saved states", cs, "final state", cf);
+  check_no_overlap("initial state", cx, "status", cst);
+  check_no_overlap("parameter", cp, "status", cst);
   check_no_overlap("status", cst, "saved states", cs);
   check_no_overlap("status", cst, "final state", cf);
   if (with_stats) {
+    check_no_overlap("initial state", cx, "statistics", cstat);
+    check_no_overlap("parameter", cp, "statistics", cstat);
     check_no_overlap("statistics", cstat, "saved states", cs);
     check_no_overlap("statistics", cstat, "final state", cf);
     check_no_overlap("statistics", cstat, "status", cst);

@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/host.hpp>
 #include <fluxion/layout/batch.hpp>
@@ -83,9 +84,7 @@ struct jacobian_values_op {
 // allow (launch bounds): generated evaluators are long straight-line code
 // that the compiler would otherwise give as many registers as it likes,
 // starving a memory-bound kernel of the warps that hide memory latency.
-#ifndef FLUXION_CUDA_BLOCK_THREADS
-#  define FLUXION_CUDA_BLOCK_THREADS 128
-#endif
+// (FLUXION_CUDA_BLOCK_THREADS is defined and checked in config/macros.hpp.)
 #ifndef FLUXION_CUDA_MIN_BLOCKS_PER_SM
 #  define FLUXION_CUDA_MIN_BLOCKS_PER_SM 4
 #endif
