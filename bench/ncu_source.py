@@ -10,7 +10,7 @@ then anywhere:
 prints the stall reasons' shares, the source lines (from both.csv) and the
 SASS instructions with the most samples of the reason (all samples by
 default), each instruction with the ones before it (the load a stalled
-instruction waits for is usually among them). How docs/inference.md's
+instruction waits for is usually among them). How docs/inference-gpu-history.md's
 stall figures (ninth session) were found.
 """
 import argparse

@@ -3,9 +3,9 @@
 # host-side suites (symbolic, model, layout, host, hierarchy, derivatives, solve, infer)
 # again with AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-sanitize/ (unoptimized but for three tests, no CUDA, no examples or
-# benchmarks; any finding stops the test and fails it) and runs them there. Prints a last
-# line "N passed, N failed, N skipped" over both runs. Installs missing
-# build tools first (see scripts/install-deps.sh).
+# benchmarks; any finding stops the test and fails it) and runs them there.
+# Prints a last line "N passed, N failed, N skipped" over both runs.
+# Installs missing build tools first (see scripts/install-deps.sh).
 #
 # Extra arguments go to the `meson test` of build/, e.g.
 #   bash scripts/test.sh --suite symbolic
@@ -68,8 +68,8 @@ fi
 # --- ASan + UBSan -----------------------------------------------------------
 # -O0: about half the compile time of -O1, but for the three tests whose
 # runs dominate (solve/lanes, host/threads_and_lanes and its -march=native
-# twin), built -O1 and started first (tests/meson.build). UBSan stops at its first finding
-# (-fno-sanitize-recover), and so does ASan.
+# twin), built -O1 and started first (tests/meson.build). UBSan stops at its
+# first finding (-fno-sanitize-recover), and so does ASan.
 san=build-sanitize
 san_log=$san/meson-logs/testlog.json
 san_suites=(symbolic model layout host hierarchy derivatives solve infer)
