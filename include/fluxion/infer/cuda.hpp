@@ -532,26 +532,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const auto cstat = with_stats
                          ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
                          : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  check_no_overlap("initial state", cx, "log-density", cv);
-  check_no_overlap("parameter", cp, "log-density", cv);
-  check_no_overlap("initial state", cx, "status", cst);
-  check_no_overlap("parameter", cp, "status", cst);
-  check_no_overlap("status", cst, "log-density", cv);
-  if (gradient) {
-    check_no_overlap("initial state", cx, "gradient", cg);
-    check_no_overlap("parameter", cp, "gradient", cg);
-    check_no_overlap("log-density", cv, "gradient", cg);
-    check_no_overlap("status", cst, "gradient", cg);
-    detail::check_device_memory("gradient", cg);
-  }
-  if (with_stats) {
-    check_no_overlap("initial state", cx, "statistics", cstat);
-    check_no_overlap("parameter", cp, "statistics", cstat);
-    check_no_overlap("statistics", cstat, "log-density", cv);
-    check_no_overlap("statistics", cstat, "status", cst);
-    if (gradient) check_no_overlap("statistics", cstat, "gradient", cg);
-    detail::check_device_memory("statistics", cstat);
-  }
+  // Every output apart from the inputs and the other outputs (absent ones,
+  // the gradient of a value-only call or no statistics, overlap nothing).
+  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
+                      {{"statistics", cstat}, {"status", cst}, {"log-density", cv}, {"gradient", cg}});
+  if (gradient) detail::check_device_memory("gradient", cg);
+  if (with_stats) detail::check_device_memory("statistics", cstat);
   detail::check_device_memory("initial state", cx);
   detail::check_device_memory("parameter", cp);
   detail::check_device_memory("log-density", cv);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -111,6 +112,26 @@ void check_no_overlap(const std::string& input_block, const checked_buffer<A>& i
       out.end_byte > out.first_byte)
     throw layout_error(output_block, "output buffer overlaps the input buffer of block '" + input_block + "'", 0,
                        std::size_t(std::min(in.end_byte, out.end_byte) - std::max(in.first_byte, out.first_byte)));
+}
+
+// A checked buffer's block name and byte range, for check_outputs_apart.
+struct named_bytes {
+  const char* block;
+  checked_buffer<const void> bytes;
+  template <class T>
+  named_bytes(const char* name, const checked_buffer<T>& b)
+      : block(name), bytes{b.data, 1, 1, b.first_byte, b.end_byte} {}
+};
+
+// Every output apart from every input and from every output listed before
+// it (check_no_overlap on each pair; the later output is the one named in
+// the error). An absent output (an empty range) overlaps nothing.
+inline void check_outputs_apart(std::initializer_list<named_bytes> inputs, std::initializer_list<named_bytes> outputs) {
+  for (auto out = outputs.begin(); out != outputs.end(); ++out) {
+    for (const auto& in : inputs) check_no_overlap(in.block, in.bytes, out->block, out->bytes);
+    for (auto before = outputs.begin(); before != out; ++before)
+      check_no_overlap(before->block, before->bytes, out->block, out->bytes);
+  }
 }
 
 }  // namespace fluxion

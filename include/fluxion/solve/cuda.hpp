@@ -192,24 +192,11 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   const batch<solve_statistics> stats_batch{out.stats, batch_order::soa};
   const auto cstat = with_stats ? check_buffer("statistics", stats_batch, 1, count, true)
                                 : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  // Every output is apart from every input and from the other outputs.
-  check_no_overlap("initial state", cx, "saved states", cs);
-  check_no_overlap("parameter", cp, "saved states", cs);
-  check_no_overlap("initial state", cx, "final state", cf);
-  check_no_overlap("parameter", cp, "final state", cf);
-  check_no_overlap("saved states", cs, "final state", cf);
-  check_no_overlap("initial state", cx, "status", cst);
-  check_no_overlap("parameter", cp, "status", cst);
-  check_no_overlap("status", cst, "saved states", cs);
-  check_no_overlap("status", cst, "final state", cf);
-  if (with_stats) {
-    check_no_overlap("initial state", cx, "statistics", cstat);
-    check_no_overlap("parameter", cp, "statistics", cstat);
-    check_no_overlap("statistics", cstat, "saved states", cs);
-    check_no_overlap("statistics", cstat, "final state", cf);
-    check_no_overlap("statistics", cstat, "status", cst);
-    detail::check_device_memory("statistics", cstat);
-  }
+  // Every output apart from the inputs and the other outputs (absent
+  // statistics overlap nothing).
+  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
+                      {{"statistics", cstat}, {"status", cst}, {"saved states", cs}, {"final state", cf}});
+  if (with_stats) detail::check_device_memory("statistics", cstat);
   detail::check_device_memory("initial state", cx);
   detail::check_device_memory("parameter", cp);
   detail::check_device_memory("saved states", cs);
