@@ -113,19 +113,16 @@ struct column_block {
 
 // The input blocks of output block Eq whose derivative is not identically
 // zero, as column_blocks (no code is instantiated for the others).
+// One class a row, not one an (equation, input) pair: a class named after
+// the equation, instantiated for each of the model's inputs, was a large
+// share of a Jacobian's compile time with nvcc.
 template <class Eq, class Ys>
 struct nonzero_blocks;
-template <class Eq, class Y, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
-struct nonzero_block {
-  using type = type_list<column_block<Y, block_derivative<Eq, Y>>>;
-};
-template <class Eq, class Y>
-struct nonzero_block<Eq, Y, true> {
-  using type = type_list<>;
-};
 template <class Eq, class... Y>
 struct nonzero_blocks<Eq, type_list<Y...>> {
-  using type = concat_t<typename nonzero_block<Eq, Y>::type...>;
+  using kept = kept_positions<!simplify::is_zero<block_derivative<Eq, Y>>...>;
+  using type = typename select_positions<type_list<column_block<Y, block_derivative<Eq, Y>>...>, kept,
+                                         std::make_index_sequence<kept::count>>::type;
 };
 
 // Visits one row (an element of output block Sym[Vars...], equation Row of
