@@ -673,15 +673,15 @@ struct evaluator {
     using col_block = detail::if_t<states, typename layout::state, typename layout::param>;
     using equations = detail::if_t<observables, observable_eqs, state_eqs>;
     using inputs = detail::if_t<states, typename traits::states, typename traits::params>;
-    // The walk (the pattern, and the entries' order for every sink) and the
-    // evaluation plan of the values.
+    // The pattern walk (structure only) and the evaluation plan of the values.
     using walk = detail::jacobian_walk<row_block, col_block, equations, inputs>;
     using plan = detail::jacobian_plan<detail::if_t<observables, observe_plan, rhs_plan>, equations, inputs>;
-    // What the sinks evaluate: the plan's hoisted derivatives, bound.
+    // The values walk evaluates the plan's hoisted derivatives, bound.
     struct bound_values {
-      template <std::size_t Row, class Y>
-      using value = detail::bind_t<typename plan::template value<detail::at_t<equations, Row>, Y>, resolver<plan>>;
+      template <class Eq, class Y>
+      using value = detail::bind_t<typename plan::template value<Eq, Y>, resolver<plan>>;
     };
+    using value_walk = detail::jacobian_walk<row_block, col_block, equations, inputs, bound_values>;
     static constexpr std::size_t rows = row_block::size;
     static constexpr std::size_t columns = col_block::size;
   };
@@ -699,8 +699,8 @@ struct evaluator {
     T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
     const detail::eval_context<T> ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
-    detail::dense_sink<detail::eval_context<T>, typename shape::bound_values> sink{&ctx, out, shape::columns, js};
-    shape::walk::run(sink);
+    detail::dense_sink<detail::eval_context<T>> sink{&ctx, out, shape::columns, js};
+    shape::value_walk::run(sink);
   }
 
   // Values of the structurally non-zero entries of J in CSR order (stride vs).
@@ -715,8 +715,8 @@ struct evaluator {
     T scratch[scratch_size<plan> > 0 ? scratch_size<plan> : 1];
     const detail::eval_context<T> ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
-    detail::values_sink<detail::eval_context<T>, typename shape::bound_values> sink{&ctx, out, vs};
-    shape::walk::run(sink);
+    detail::values_sink<detail::eval_context<T>> sink{&ctx, out, vs};
+    shape::value_walk::run(sink);
   }
 
   // Dense Jacobian J of Lanes::width consecutive instances at once (host
@@ -737,8 +737,8 @@ struct evaluator {
     using context = detail::eval_context<T, SX, SP, Lanes>;
     const context ctx{t, x, xs, p, ps, scratch};
     evaluate_scratch<plan>(ctx, scratch);
-    detail::dense_lanes_sink<context, typename shape::bound_values> sink{&ctx, out, shape::columns};
-    shape::walk::run(sink);
+    detail::dense_lanes_sink<context> sink{&ctx, out, shape::columns};
+    shape::value_walk::run(sink);
   }
 
   FLUXION_HOST_DEVICE void jac_x(T t, const T* x, const T* p, T* J) const { jacobian_dense<jacobian::x>(t, x, 1, p, 1, J, 1); }

@@ -56,6 +56,14 @@ struct wrt {
 template <class Eq, class Y>
 using block_derivative = derivative_t<typename Eq::rhs, typename wrt<Y>::type>;
 
+// What a walk evaluates for an entry of block (Eq, Y): by default the
+// derivative itself; an evaluation plan may substitute an equal expression
+// that reads precomputed scratch.
+struct derivative_values {
+  template <class Eq, class Y>
+  using value = block_derivative<Eq, Y>;
+};
+
 template <class Block, class Sym, class Vars>
 struct block_offset;
 template <class Block, class Sym, class... V>
@@ -66,84 +74,84 @@ struct block_offset<Block, Sym, type_list<V...>> {
   }
 };
 
-// Visits entry (row, column) where derivative D of block (equation Row, input
-// Y) is structurally non-zero: sink.entry<Row, Y>(row, column, env). The
-// sink is an argument, not a parameter of the visitor (nor of the row
-// visitor and the walk): the classes of a walk are instantiated once and
-// serve every sink, so a translation unit that counts a pattern on the host
-// and evaluates the values on the device instantiates them once (with
-// nvcc, the host count and the device values otherwise doubled the walk).
-template <class ColBlock, std::size_t Row, class Y, class D>
+// Visits entry (row, column) where derivative D is structurally non-zero and
+// hands the sink V, the expression to evaluate there (D or an equal one).
+template <class ColBlock, class Y, class D, class V, class Sink>
 struct column_visitor {
+  Sink* sink;
   std::size_t row;
-  template <class Env, class Sink>
-  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e, Sink& sink) const {
+  template <class Env>
+  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
     if constexpr (!always_nonzero_v<D>)
       if (!structure<D>::nonzero(e)) return;
-    sink.template entry<Row, Y>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
+    sink->template entry<V>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
   }
 };
 
-// Calls f(env, args...) for every element of the spaces of Vars, last
-// variable fastest (evaluation, Jacobian walks and constexpr pattern counts
-// share it).
+// Calls f(env) for every element of the spaces of Vars, last variable fastest
+// (evaluation, Jacobian walks and constexpr pattern counts share it).
 template <class Vars>
 struct for_each_element;
 template <>
 struct for_each_element<type_list<>> {
-  template <class Env, class F, class... A>
-  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f, A&... a) {
-    f(e, a...);
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
+    f(e);
   }
 };
 template <class V, class... Vs>
 struct for_each_element<type_list<V, Vs...>> {
-  template <class Env, class F, class... A>
-  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f, A&... a) {
-    for (int i = 0; i < V::space::extent; ++i) for_each_element<type_list<Vs...>>::run(e.template bind<V>(i), f, a...);
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
+    for (int i = 0; i < V::space::extent; ++i) for_each_element<type_list<Vs...>>::run(e.template bind<V>(i), f);
   }
 };
 
-// One input block Y of a row and D, its derivative (structure and candidates).
-template <class Y, class D>
+// One input block Y of a row: D, the derivative (structure and candidates),
+// and V, what is evaluated at its entries.
+template <class Y, class D, class V>
 struct column_block {
   using input = Y;
   using derivative = D;
+  using value = V;
 };
 
 // The input blocks of output block Eq whose derivative is not identically
 // zero, as column_blocks (no code is instantiated for the others).
-// One class a row, not one an (equation, input) pair: a class named after
-// the equation, instantiated for each of the model's inputs, was a large
-// share of a Jacobian's compile time with nvcc.
-template <class Eq, class Ys>
+template <class Eq, class Ys, class Values>
 struct nonzero_blocks;
-template <class Eq, class... Y>
-struct nonzero_blocks<Eq, type_list<Y...>> {
-  using kept = kept_positions<!simplify::is_zero<block_derivative<Eq, Y>>...>;
-  using type = typename select_positions<type_list<column_block<Y, block_derivative<Eq, Y>>...>, kept,
-                                         std::make_index_sequence<kept::count>>::type;
+template <class Eq, class Y, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
+struct nonzero_block {
+  using type = type_list<column_block<Y, block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>;
+};
+template <class Eq, class Y, class Values>
+struct nonzero_block<Eq, Y, Values, true> {
+  using type = type_list<>;
+};
+template <class Eq, class... Y, class Values>
+struct nonzero_blocks<Eq, type_list<Y...>, Values> {
+  using type = concat_t<typename nonzero_block<Eq, Y, Values>::type...>;
 };
 
-// Visits one row (an element of output block Sym[Vars...], equation Row of
-// the walk) and, in it, the columns of each non-zero input block.
-// Parameterized by what it needs only (the row's symbol and variables, the
-// blocks), so that its functions' names stay short.
-template <class RowBlock, class ColBlock, std::size_t Row, class Sym, class Vars, class Blocks>
+// Visits one row (an element of output block Sym[Vars...]) and, in it, the
+// columns of each non-zero input block. Parameterized by what it needs only
+// (the row's symbol and variables, the blocks), so that its functions' names
+// stay short.
+template <class RowBlock, class ColBlock, class Sym, class Vars, class Blocks, class Sink>
 struct row_visitor;
-template <class RowBlock, class ColBlock, std::size_t Row, class Sym, class Vars, class... B>
-struct row_visitor<RowBlock, ColBlock, Row, Sym, Vars, type_list<B...>> {
+template <class RowBlock, class ColBlock, class Sym, class Vars, class... B, class Sink>
+struct row_visitor<RowBlock, ColBlock, Sym, Vars, type_list<B...>, Sink> {
+  Sink* sink;
   // Every row of the block.
-  template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& s) {
-    if constexpr (sizeof...(B) > 0) for_each_element<Vars>::run(env<>{}, row_visitor{}, s);
+    if constexpr (sizeof...(B) > 0) for_each_element<Vars>::run(env<>{}, row_visitor{&s});
   }
-  template <class Env, class Sink>
-  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e, Sink& sink) const {
+  template <class Env>
+  FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
     const std::size_t row = block_offset<RowBlock, Sym, Vars>::at(e);
-    sink.begin_row(row);
+    sink->begin_row(row);
     (for_each_candidate<typename B::derivative, typename wrt<typename B::input>::vars>::run(
-         e, column_visitor<ColBlock, Row, typename B::input, typename B::derivative>{row}, sink),
+         e, column_visitor<ColBlock, typename B::input, typename B::derivative, typename B::value, Sink>{sink, row}),
      ...);
   }
 };
@@ -151,17 +159,14 @@ struct row_visitor<RowBlock, ColBlock, Row, Sym, Vars, type_list<B...>> {
 // Visits the structurally non-zero entries of d(rows)/d(columns) in CSR order.
 // Rows of an output block with no non-zero input block are skipped (sinks
 // see no begin_row for them; the pattern sink fills them in at the next row).
-// Sinks that evaluate entries take a Values policy whose value<Row, Y> is
-// the expression of block (equation Row, input Y): the block derivative or
-// an equal one that reads precomputed scratch (compiled.hpp, plan.hpp).
-template <class RowBlock, class ColBlock, class Eqs, class Ys, class Seq = std::make_index_sequence<Eqs::size>>
+template <class RowBlock, class ColBlock, class Eqs, class Ys, class Values = derivative_values>
 struct jacobian_walk;
-template <class RowBlock, class ColBlock, class... Eq, class Ys, std::size_t... Row>
-struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, std::index_sequence<Row...>> {
+template <class RowBlock, class ColBlock, class... Eq, class Ys, class Values>
+struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, Values> {
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (row_visitor<RowBlock, ColBlock, Row, typename Eq::symbol, typename Eq::vars,
-                 typename nonzero_blocks<Eq, Ys>::type>::run(sink),
+    (row_visitor<RowBlock, ColBlock, typename Eq::symbol, typename Eq::vars,
+                 typename nonzero_blocks<Eq, Ys, Values>::type, Sink>::run(sink),
      ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).
@@ -171,9 +176,7 @@ struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, std::index_sequen
 
 // --- sinks ------------------------------------------------------------------------------
 
-// Sinks that evaluate take the Values policy whose value<Row, Y> they
-// evaluate at the entries of block (Row, Y).
-template <class Ctx, class Values>
+template <class Ctx>
 struct dense_sink {
   using T = typename Ctx::scalar;
   const Ctx* ctx;
@@ -181,30 +184,28 @@ struct dense_sink {
   std::size_t columns;
   std::ptrdiff_t stride;
   FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
-  template <std::size_t Row, class Y, class Env>
+  template <class D, class Env>
   FLUXION_HOST_DEVICE void entry(std::size_t row, std::size_t col, const Env& e) {
-    using V = typename Values::template value<Row, Y>;
-    out[std::ptrdiff_t(row * columns + col) * stride] = static_cast<T>(V::eval(*ctx, e));
+    out[std::ptrdiff_t(row * columns + col) * stride] = static_cast<T>(D::eval(*ctx, e));
   }
 };
 
 // Dense values of several instances at once (Ctx::scalar is fluxion::lanes):
 // entry (row, col) of instance w at out[(row * columns + col) * width + w].
-template <class Ctx, class Values>
+template <class Ctx>
 struct dense_lanes_sink {
   using V = typename Ctx::scalar;
   const Ctx* ctx;
   typename V::value_type* out;
   std::size_t columns;
   constexpr void begin_row(std::size_t) {}
-  template <std::size_t Row, class Y, class Env>
+  template <class D, class Env>
   void entry(std::size_t row, std::size_t col, const Env& e) {
-    using D = typename Values::template value<Row, Y>;
     V(D::eval(*ctx, e)).store(out + (row * columns + col) * V::width);
   }
 };
 
-template <class Ctx, class Values>
+template <class Ctx>
 struct values_sink {
   using T = typename Ctx::scalar;
   const Ctx* ctx;
@@ -212,17 +213,16 @@ struct values_sink {
   std::ptrdiff_t stride;
   std::ptrdiff_t next = 0;
   FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
-  template <std::size_t Row, class Y, class Env>
+  template <class D, class Env>
   FLUXION_HOST_DEVICE void entry(std::size_t, std::size_t, const Env& e) {
-    using V = typename Values::template value<Row, Y>;
-    out[next++ * stride] = static_cast<T>(V::eval(*ctx, e));
+    out[next++ * stride] = static_cast<T>(D::eval(*ctx, e));
   }
 };
 
 struct count_sink {
   std::size_t nnz = 0;
   FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t) {}
-  template <std::size_t Row, class Y, class Env>
+  template <class D, class Env>
   FLUXION_HOST_DEVICE constexpr void entry(std::size_t, std::size_t, const Env&) {
     ++nnz;
   }
@@ -240,7 +240,7 @@ struct pattern_sink {
   FLUXION_HOST_DEVICE constexpr void begin_row(std::size_t row) {
     while (next_row <= row) row_ptr[next_row++] = Index(nnz);
   }
-  template <std::size_t Row, class Y, class Env>
+  template <class D, class Env>
   FLUXION_HOST_DEVICE constexpr void entry(std::size_t, std::size_t col, const Env&) {
     col_idx[nnz++] = Index(col);
   }

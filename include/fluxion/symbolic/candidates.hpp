@@ -161,7 +161,7 @@ inline constexpr bool usable_candidates = false;
 template <class... I, class Later>
 inline constexpr bool usable_candidates<type_list<I...>, Later> = (!mentions_any<I, Later> && ...);
 
-// Calls f(env, args...) for every element of Vars' spaces where D may be non-zero,
+// Calls f(env) for every element of Vars' spaces where D may be non-zero,
 // in the order for_each_element gives (last variable fastest, ascending):
 // the candidates' values inside the space, sorted and without repeats, or
 // the whole space where D does not pin the variable.
@@ -169,9 +169,9 @@ template <class D, class Vars>
 struct for_each_candidate;
 template <class D>
 struct for_each_candidate<D, type_list<>> {
-  template <class Env, class F, class... A>
-  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f, A&... a) {
-    f(e, a...);
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
+    f(e);
   }
 };
 template <class D, class W, class... Ws>
@@ -196,14 +196,14 @@ struct for_each_candidate<D, type_list<W, Ws...>> {
     return n;
   }
 
-  template <class Env, class F, class... A>
-  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f, A&... a) {
+  template <class Env, class F>
+  FLUXION_HOST_DEVICE static constexpr void run(const Env& e, const F& f) {
     if constexpr (usable_candidates<list, type_list<W, Ws...>>) {
       int found[list::size + 1] = {};
       const int n = values(list{}, e, found);
-      for (int c = 0; c < n; ++c) next::run(e.template bind<W>(found[c]), f, a...);
+      for (int c = 0; c < n; ++c) next::run(e.template bind<W>(found[c]), f);
     } else {
-      for (int i = 0; i < W::space::extent; ++i) next::run(e.template bind<W>(i), f, a...);
+      for (int i = 0; i < W::space::extent; ++i) next::run(e.template bind<W>(i), f);
     }
   }
 };
