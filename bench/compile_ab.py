@@ -37,7 +37,9 @@ def main():
     entries = os.environ.get("ENTRIES", ALL).split()
     cxx, nvcc = os.environ.get("CXX", "g++"), os.environ.get("NVCC", "nvcc")
     src = "bench/compile_scaling"
-    cccl = [d for d in ("/usr/local/cuda/include/cccl",) if os.path.isdir(d)]
+    # libcu++ as bench/compile_scaling.sh finds it: the first of these that exists.
+    cccl = [d for d in ("/usr/local/cuda/include/cccl", os.path.join(os.environ.get("CUDA_HOME", "/nonexistent"),
+                                                                     "include/cccl")) if os.path.isdir(d)][:1]
 
     def command(compiler, inc, entry, obj):
         if compiler == "g++":
