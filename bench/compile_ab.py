@@ -14,6 +14,7 @@ different invocations (or machines) are not.
 
   python3 bench/compile_ab.py OUT.json REPEAT WORKERS name=include_dir ...
   ENTRIES="jac_x_values jac_p_values" python3 bench/compile_ab.py ...
+  COMPILERS=g++ python3 bench/compile_ab.py ...     (or nvcc; default both)
 
 Run from the repository root (the fixture's sources are read from there);
 an older tree's headers: mkdir -p /tmp/old && git archive REV include | tar -x -C /tmp/old
@@ -35,6 +36,7 @@ def main():
     out, repeat, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     trees = [a.split("=", 1) for a in sys.argv[4:]]
     entries = os.environ.get("ENTRIES", ALL).split()
+    compilers = os.environ.get("COMPILERS", "g++ nvcc").split()
     cxx, nvcc = os.environ.get("CXX", "g++"), os.environ.get("NVCC", "nvcc")
     src = "bench/compile_scaling"
     # libcu++ as bench/compile_scaling.sh finds it: the first of these that exists.
@@ -60,7 +62,7 @@ def main():
         return job, ok, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, log.decode(errors="replace")[-600:]
 
     # Repeat r of every (entry, compiler, tree) before repeat r + 1: trees interleaved.
-    jobs = [(n, i, c, e, r) for r in range(repeat) for e in entries for c in ("g++", "nvcc") for n, i in trees]
+    jobs = [(n, i, c, e, r) for r in range(repeat) for e in entries for c in compilers for n, i in trees]
     results = {}
     failed = False
     with cf.ThreadPoolExecutor(workers) as ex:
@@ -75,7 +77,7 @@ def main():
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
     cell = {(r["tree"], r["compiler"], r["entry"]): r for r in rows}
-    for c in ("g++", "nvcc"):
+    for c in compilers:
         print(f"{c + ': entry':20s}" + "".join(f"{n:>16s}" for n, _ in trees))
         for e in entries:
             print(f"  {e:18s}" + "".join(f"{cell[n, c, e]['cpu_s_median']:9.2f}s {cell[n, c, e]['peak_mb']:4d}MB"

@@ -19,6 +19,7 @@
 #include <fluxion/model/model.hpp>
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/compile/plan.hpp>
+#include <fluxion/compile/slot.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 
@@ -59,9 +60,8 @@ FLUXION_HOST_DEVICE void store_value(T* p, const V& v) {
 // Expressions are evaluated in bound form (bind_t below): every reference
 // already resolved to a buffer and a compile-time offset, so the context
 // needs no layout and its type, which names every evaluation function the
-// compiler instantiates, stays small whatever the model.
-enum class source { x, p, scratch, v, tangents };
-
+// compiler instantiates, stays small whatever the model. (The slots they
+// read, and the buffers they name, are in slot.hpp.)
 template <class T, class SX = std::ptrdiff_t, class SP = std::ptrdiff_t, class V = T>
 struct eval_context {
   using scalar = V;
@@ -87,133 +87,82 @@ struct eval_context {
   }
 };
 
-// How a slot's indices address its block, computed exactly as the block
-// computes offsets (block.hpp): row-major over the symbol's spaces, or by
-// strides (a symbol interleaved by a group-major layout).
-template <class... Spaces>
-struct row_major {
-  template <class... I>
-  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
-    return shape_of<type_list<Spaces...>>::position(i...);
-  }
+// Where Sym is read, given the state, parameter and scratch blocks.
+template <class Sym, class = void>
+struct read_place {
+  template <class St, class Pa, class Sc, class... I>
+  using in = slot_at<is_state<Sym> ? source::x : is_parameter<Sym> ? source::p : source::scratch,
+                     if_t<is_state<Sym>, St, if_t<is_parameter<Sym>, Pa, Sc>>, Sym, I...>;
 };
-template <std::ptrdiff_t... S>
-struct strided {
-  template <class... I>
-  FLUXION_HOST_DEVICE static constexpr std::size_t position(I... i) {
-    std::ptrdiff_t pos = 0;
-    ((pos += std::ptrdiff_t(i) * S), ...);
-    return std::size_t(pos);
-  }
-};
-
-// Element (I...) of a symbol resolved against its block: at Base +
-// Addressing::position(I...) in buffer Src. Zero where a shifted index lies
-// outside its space, as ref reads.
-template <source Src, std::size_t Base, class Addressing, class... I>
-struct slot_ref {
-  using fluxion_node = void;
-  template <class Ix, class E>
-  FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {
-    if constexpr (is_ishift<Ix>::value) {
-      const int v = Ix::value(e);
-      return v >= 0 && v < Ix::space::extent;
-    } else {
-      return true;
-    }
-  }
-  template <class E>
-  FLUXION_HOST_DEVICE static constexpr std::size_t offset(const E& e) {
-    return Base + Addressing::position(I::value(e)...);
-  }
-  template <class C, class E>
-  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
-    if constexpr ((is_ishift<I>::value || ...)) {
-      if (!(in_range<I>(e) && ...)) return typename C::scalar(0);
-    }
-    return c.template load<Src>(offset(e));
-  }
+template <class Sym>
+struct read_place<Sym, std::void_t<typename Sym::base>> {  // tangent<S>: the direction
+  using S = typename Sym::base;
+  template <class St, class Pa, class Sc, class... I>
+  using in = slot_at<is_alias<S> ? source::tangents : source::v, if_t<is_alias<S>, Sc, if_t<is_state<S>, St, Pa>>, S,
+                     I...>;
 };
 
 // Where the symbols of an evaluation live: the state and parameter blocks of
 // the layout and the block of the plan's scratch.
 template <class StateBlock, class ParamBlock, class ScratchBlock>
 struct resolver {
-  template <class Block, class Sym, class Seq>
-  struct strided_of;
-  template <class Block, class Sym, std::size_t... R>
-  struct strided_of<Block, Sym, std::index_sequence<R...>> {
-    using type = strided<Block::template stride<Sym>(R)...>;
-  };
-  template <class Block, class Sym, class Spaces = typename Sym::spaces>
-  struct addressing_of;
-  template <class Block, class Sym, class... Sp>
-  struct addressing_of<Block, Sym, type_list<Sp...>> {
-    using type = if_t<interleaved<typename Block::policy, Sym>,
-                      typename strided_of<Block, Sym, std::make_index_sequence<sizeof...(Sp)>>::type,
-                      row_major<Sp...>>;
-  };
-  template <source Src, class Block, class Sym, class... I>
-  using at = slot_ref<Src, Block::template base<Sym>(), typename addressing_of<Block, Sym>::type, I...>;
-  // Where Sym is read (class templates, not constexpr functions: those would
-  // be instantiated, and named, once per symbol with the whole layout in
-  // their names).
-  template <class Sym, class = void>
-  struct place {
-    using src = std::integral_constant<source, is_state<Sym> ? source::x : is_parameter<Sym> ? source::p : source::scratch>;
-    using block = if_t<is_state<Sym>, StateBlock, if_t<is_parameter<Sym>, ParamBlock, ScratchBlock>>;
-    using symbol = Sym;
-  };
-  template <class Sym>
-  struct place<Sym, std::void_t<typename Sym::base>> {  // tangent<S>: the direction
-    using S = typename Sym::base;
-    using src = std::integral_constant<source, is_alias<S> ? source::tangents : source::v>;
-    using block = if_t<is_alias<S>, ScratchBlock, if_t<is_state<S>, StateBlock, ParamBlock>>;
-    using symbol = S;
-  };
   template <class Sym, class... I>
-  using slot = at<place<Sym>::src::value, typename place<Sym>::block, typename place<Sym>::symbol, I...>;
+  using slot = typename read_place<Sym>::template in<StateBlock, ParamBlock, ScratchBlock, I...>;
 };
 
 // E with every reference resolved by R (a resolver); otherwise the same
-// nodes, so it evaluates to the same value bit for bit.
-template <class E, class R>
+// nodes, so it evaluates to the same value bit for bit. The recursion's
+// classes are keyed by the expression alone, R entering only through their
+// member alias templates: nvcc's device front end emits, and mangles, every
+// class it instantiates, and classes named by R (every block of the layout)
+// cost cicc about a tenth of a Jacobian unit (the aliases are named too,
+// but that costs less).
+template <class E>
 struct bind_expr {
-  using type = E;
+  template <class R>
+  using with = E;
 };
 template <class E, class R>
-using bind_t = typename bind_expr<E, R>::type;
-template <class Op, class A, class R>
-struct bind_expr<unary<Op, A>, R> {
-  using type = unary<Op, bind_t<A, R>>;
+using bind_t = typename bind_expr<E>::template with<R>;
+template <class Op, class A>
+struct bind_expr<unary<Op, A>> {
+  template <class R>
+  using with = unary<Op, bind_t<A, R>>;
 };
-template <class Op, class A, class B, class R>
-struct bind_expr<binary<Op, A, B>, R> {
-  using type = binary<Op, bind_t<A, R>, bind_t<B, R>>;
+template <class Op, class A, class B>
+struct bind_expr<binary<Op, A, B>> {
+  template <class R>
+  using with = binary<Op, bind_t<A, R>, bind_t<B, R>>;
 };
-template <class A, int N, class R>
-struct bind_expr<powi<A, N>, R> {
-  using type = powi<bind_t<A, R>, N>;
+template <class A, int N>
+struct bind_expr<powi<A, N>> {
+  template <class R>
+  using with = powi<bind_t<A, R>, N>;
 };
-template <class C, class A, class B, class R>
-struct bind_expr<where_node<C, A, B>, R> {
-  using type = where_node<bind_t<C, R>, bind_t<A, R>, bind_t<B, R>>;
+template <class C, class A, class B>
+struct bind_expr<where_node<C, A, B>> {
+  template <class R>
+  using with = where_node<bind_t<C, R>, bind_t<A, R>, bind_t<B, R>>;
 };
-template <class Op, class Var, class A, class R>
-struct bind_expr<reduce<Op, Var, A>, R> {
-  using type = reduce<Op, Var, bind_t<A, R>>;
+template <class Op, class Var, class A>
+struct bind_expr<reduce<Op, Var, A>> {
+  template <class R>
+  using with = reduce<Op, Var, bind_t<A, R>>;
 };
-template <class Var, class A, class R>
-struct bind_expr<at_previous<Var, A>, R> {
-  using type = at_previous<Var, bind_t<A, R>>;
+template <class Var, class A>
+struct bind_expr<at_previous<Var, A>> {
+  template <class R>
+  using with = at_previous<Var, bind_t<A, R>>;
 };
-template <class Var, class A, class R>
-struct bind_expr<if_next<Var, A>, R> {
-  using type = if_next<Var, bind_t<A, R>>;
+template <class Var, class A>
+struct bind_expr<if_next<Var, A>> {
+  template <class R>
+  using with = if_next<Var, bind_t<A, R>>;
 };
-template <class Sym, class... I, class R>
-struct bind_expr<ref<Sym, I...>, R> {
-  using type = typename R::template slot<Sym, I...>;
+template <class Sym, class... I>
+struct bind_expr<ref<Sym, I...>> {
+  template <class R>
+  using with = typename R::template slot<Sym, I...>;
 };
 
 // An equation (or scratch step) to write: its right-hand side bound by R and
@@ -224,17 +173,11 @@ struct bound_equation {
   using vars = Vars;
   using rhs = Rhs;
 };
-template <class Block, class Sym, class Vars>
-struct target_slot;
-template <class Block, class Sym, class... V>
-struct target_slot<Block, Sym, type_list<V...>> {
-  using type = typename resolver<Block, Block, Block>::template at<source::scratch, Block, Sym, V...>;
-};
 template <class Eqs, class Block, class R>
 struct bind_equations;
 template <class... Eq, class Block, class R>
 struct bind_equations<type_list<Eq...>, Block, R> {
-  using type = type_list<bound_equation<typename target_slot<Block, typename Eq::symbol, typename Eq::vars>::type,
+  using type = type_list<bound_equation<typename element_slot<typename Eq::vars>::template in<Block, typename Eq::symbol>,
                                         typename Eq::vars, bind_t<typename Eq::rhs, R>>...>;
 };
 

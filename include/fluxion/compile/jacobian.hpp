@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fluxion/compile/slot.hpp>
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
@@ -50,6 +51,9 @@ struct wrt {
     using type = ref<Y, W...>;
   };
   using type = typename ref_of<vars>::type;
+  // Where the element lies among the columns of Block.
+  template <class Block>
+  using slot = typename element_slot<vars>::template in<Block, Y>;
 };
 
 // d(rhs of Eq)/d(Y[j, m, ...]).
@@ -64,19 +68,9 @@ struct derivative_values {
   using value = block_derivative<Eq, Y>;
 };
 
-template <class Block, class Sym, class Vars>
-struct block_offset;
-template <class Block, class Sym, class... V>
-struct block_offset<Block, Sym, type_list<V...>> {
-  template <class Env>
-  FLUXION_HOST_DEVICE static constexpr std::size_t at(const Env& e) {
-    return Block::template offset<Sym>(V::value(e)...);
-  }
-};
-
 // Visits entry (row, column) where derivative D is structurally non-zero and
 // hands the sink V, the expression to evaluate there (D or an equal one).
-template <class ColBlock, class Y, class D, class V, class Sink>
+template <class Column, class D, class V, class Sink>
 struct column_visitor {
   Sink* sink;
   std::size_t row;
@@ -84,7 +78,7 @@ struct column_visitor {
   FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
     if constexpr (!always_nonzero_v<D>)
       if (!structure<D>::nonzero(e)) return;
-    sink->template entry<V>(row, block_offset<ColBlock, Y, typename wrt<Y>::vars>::at(e), e);
+    sink->template entry<V>(row, Column::offset(e), e);
   }
 };
 
@@ -107,40 +101,47 @@ struct for_each_element<type_list<V, Vs...>> {
   }
 };
 
-// One input block Y of a row: D, the derivative (structure and candidates),
-// and V, what is evaluated at its entries.
-template <class Y, class D, class V>
+// One input block of a row: Column, the slot of its entry among the
+// columns; Vars, the variables it is differentiated along; D, the
+// derivative (structure and candidates); V, what is evaluated at its
+// entries.
+template <class Column, class Vars, class D, class V>
 struct column_block {
-  using input = Y;
+  using column = Column;
+  using vars = Vars;
   using derivative = D;
   using value = V;
 };
 
 // The input blocks of output block Eq whose derivative is not identically
-// zero, as column_blocks (no code is instantiated for the others).
-template <class Eq, class Ys, class Values>
-struct nonzero_blocks;
-template <class Eq, class Y, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
+// zero, as column_blocks (no code is instantiated for the others). Class
+// templates, although nvcc's device front end emits and mangles each one
+// under a long name (the equation, the column block and Values): constexpr
+// functions read in decltype spare cicc about a tenth of a Jacobian unit,
+// but cost g++ a quarter more (measured on the vector-host fixture).
+template <class Eq, class Y, class ColBlock, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
 struct nonzero_block {
-  using type = type_list<column_block<Y, block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>;
+  using type = type_list<column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
+                                      block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>;
 };
-template <class Eq, class Y, class Values>
-struct nonzero_block<Eq, Y, Values, true> {
+template <class Eq, class Y, class ColBlock, class Values>
+struct nonzero_block<Eq, Y, ColBlock, Values, true> {
   using type = type_list<>;
 };
-template <class Eq, class... Y, class Values>
-struct nonzero_blocks<Eq, type_list<Y...>, Values> {
-  using type = concat_t<typename nonzero_block<Eq, Y, Values>::type...>;
+template <class Eq, class ColBlock, class Values, class Ys>
+struct nonzero_blocks;
+template <class Eq, class ColBlock, class Values, class... Y>
+struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
+  using type = concat_t<typename nonzero_block<Eq, Y, ColBlock, Values>::type...>;
 };
 
-// Visits one row (an element of output block Sym[Vars...]) and, in it, the
-// columns of each non-zero input block. Parameterized by what it needs only
-// (the row's symbol and variables, the blocks), so that its functions' names
-// stay short.
-template <class RowBlock, class ColBlock, class Sym, class Vars, class Blocks, class Sink>
+// Visits one row (element Row of an output block, over variables Vars) and,
+// in it, the columns of each non-zero input block. Parameterized by slots,
+// not blocks, so that its functions' names stay short.
+template <class Row, class Vars, class Blocks, class Sink>
 struct row_visitor;
-template <class RowBlock, class ColBlock, class Sym, class Vars, class... B, class Sink>
-struct row_visitor<RowBlock, ColBlock, Sym, Vars, type_list<B...>, Sink> {
+template <class Row, class Vars, class... B, class Sink>
+struct row_visitor<Row, Vars, type_list<B...>, Sink> {
   Sink* sink;
   // Every row of the block.
   FLUXION_HOST_DEVICE static constexpr void run(Sink& s) {
@@ -148,10 +149,10 @@ struct row_visitor<RowBlock, ColBlock, Sym, Vars, type_list<B...>, Sink> {
   }
   template <class Env>
   FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
-    const std::size_t row = block_offset<RowBlock, Sym, Vars>::at(e);
+    const std::size_t row = Row::offset(e);
     sink->begin_row(row);
-    (for_each_candidate<typename B::derivative, typename wrt<typename B::input>::vars>::run(
-         e, column_visitor<ColBlock, typename B::input, typename B::derivative, typename B::value, Sink>{sink, row}),
+    (for_each_candidate<typename B::derivative, typename B::vars>::run(
+         e, column_visitor<typename B::column, typename B::derivative, typename B::value, Sink>{sink, row}),
      ...);
   }
 };
@@ -165,8 +166,8 @@ template <class RowBlock, class ColBlock, class... Eq, class Ys, class Values>
 struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, Values> {
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (row_visitor<RowBlock, ColBlock, typename Eq::symbol, typename Eq::vars,
-                 typename nonzero_blocks<Eq, Ys, Values>::type, Sink>::run(sink),
+    (row_visitor<typename element_slot<typename Eq::vars>::template in<RowBlock, typename Eq::symbol>,
+                 typename Eq::vars, typename nonzero_blocks<Eq, ColBlock, Values, Ys>::type, Sink>::run(sink),
      ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).
