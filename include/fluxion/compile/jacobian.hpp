@@ -114,11 +114,30 @@ struct column_block {
 };
 
 // The input blocks of output block Eq whose derivative is not identically
-// zero, as column_blocks (no code is instantiated for the others). Class
-// templates, although nvcc's device front end emits and mangles each one
-// under a long name (the equation, the column block and Values): constexpr
-// functions read in decltype spare cicc about a tenth of a Jacobian unit,
-// but cost g++ a quarter more (measured on the vector-host fixture).
+// zero, as column_blocks (no code is instantiated for the others).
+template <class Eq, class ColBlock, class Values, class Ys>
+struct nonzero_blocks;
+#ifdef __CUDA_ARCH__
+// In nvcc's device pass, constexpr functions read in decltype: cicc emits,
+// and mangles, every class it instantiates, each of these under the whole
+// equation, column block and Values, and that costs it about a tenth of a
+// Jacobian unit; it emits nothing for these functions. (Host compilers
+// instantiate a function far more slowly than a class: g++ takes a quarter
+// longer over the vector-host Jacobian with them. Both forms give the same
+// types.)
+template <class Eq, class Y, class ColBlock, class Values>
+constexpr auto nonzero_block_of() {
+  if constexpr (simplify::is_zero<block_derivative<Eq, Y>>)
+    return type_list<>{};
+  else
+    return type_list<column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
+                                  block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>{};
+}
+template <class Eq, class ColBlock, class Values, class... Y>
+struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
+  using type = concat_t<decltype(nonzero_block_of<Eq, Y, ColBlock, Values>())...>;
+};
+#else
 template <class Eq, class Y, class ColBlock, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
 struct nonzero_block {
   using type = type_list<column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
@@ -128,12 +147,11 @@ template <class Eq, class Y, class ColBlock, class Values>
 struct nonzero_block<Eq, Y, ColBlock, Values, true> {
   using type = type_list<>;
 };
-template <class Eq, class ColBlock, class Values, class Ys>
-struct nonzero_blocks;
 template <class Eq, class ColBlock, class Values, class... Y>
 struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
   using type = concat_t<typename nonzero_block<Eq, Y, ColBlock, Values>::type...>;
 };
+#endif
 
 // Visits one row (element Row of an output block, over variables Vars) and,
 // in it, the columns of each non-zero input block. Parameterized by slots,
