@@ -490,7 +490,7 @@ result jacobian_launchers_spans_and_batches() {
       r.failures.push_back("the deduced-model Jacobian launchers differ from the <M, J> forms");
   }
 
-  // 4. A host span is rejected before launch, the output untouched.
+  // 4. A host span, a short output and a wrong nnz are rejected before launch, the output untouched.
   device_buffer<T> untouched(std::vector<T>(n * B, sentinel)), untouched_vals(std::vector<T>(nnz * B, sentinel));
   try {
     fx::cuda::jvp_x(M{}, t, B, x.cspan(), p.cspan(), std::span<const T>(vx), untouched.span());
@@ -500,6 +500,11 @@ result jacobian_launchers_spans_and_batches() {
   try {
     fx::cuda::jacobian_values<M, J::x>(M{}, t, B, x.cspan(), p.cspan(), untouched_vals.span().first(nnz * B - 1), nnz);
     r.failures.push_back("jacobian_values accepted a too small output span");
+  } catch (const fx::layout_error&) {
+  }
+  try {  // room enough, but not the pattern's nnz (the count of nvcc's host pass)
+    fx::cuda::jacobian_values<M, J::x>(M{}, t, B, x.cspan(), p.cspan(), untouched_vals.span(), nnz - 1);
+    r.failures.push_back("jacobian_values accepted an nnz other than the pattern's");
   } catch (const fx::layout_error&) {
   }
   sync();
