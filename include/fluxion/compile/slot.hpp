@@ -90,7 +90,6 @@ constexpr auto addressing_of() {
 template <source Src, class Block, class Sym, class... I>
 using slot_at = slot_ref<Src, Block::template base<Sym>(), typename decltype(addressing_of<Block, Sym>())::type, I...>;
 
-
 // Element Sym[V...] of Block, for the variables Vars = type_list<V...>:
 // element_slot<Vars>::in<Block, Sym> (keyed by the variables alone, the
 // block and symbol entering through the alias).
