@@ -45,15 +45,6 @@ struct strided {
 template <source Src, std::size_t Base, class Addressing, class... I>
 struct slot_ref {
   using fluxion_node = void;
-  template <class Ix, class E>
-  FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {
-    if constexpr (is_ishift<Ix>::value) {
-      const int v = Ix::value(e);
-      return v >= 0 && v < Ix::space::extent;
-    } else {
-      return true;
-    }
-  }
   template <class E>
   FLUXION_HOST_DEVICE static constexpr std::size_t offset(const E& e) {
     return Base + Addressing::position(I::value(e)...);
@@ -61,7 +52,7 @@ struct slot_ref {
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
     if constexpr ((is_ishift<I>::value || ...)) {
-      if (!(in_range<I>(e) && ...)) return typename C::scalar(0);
+      if (!(index_in_range<I>(e) && ...)) return typename C::scalar(0);
     }
     return c.template load<Src>(offset(e));
   }

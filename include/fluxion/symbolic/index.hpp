@@ -98,6 +98,19 @@ template <class T>
 struct is_ishift : std::false_type {};
 template <class V, int O>
 struct is_ishift<ishift<V, O>> : std::true_type {};
+// Whether index expression Ix, evaluated in environment e, lies in its
+// space: always for a plain or fixed index; a shifted one may fall outside
+// (stage k - 1 at k = 0), and a read there is zero.
+template <class Ix, class Env>
+FLUXION_HOST_DEVICE constexpr bool index_in_range(const Env& e) {
+  if constexpr (is_ishift<Ix>::value) {
+    const int v = Ix::value(e);
+    return v >= 0 && v < Ix::space::extent;
+  } else {
+    return true;
+  }
+}
+
 template <class T>
 struct is_ifix : std::false_type {};
 template <int N>

@@ -297,21 +297,11 @@ struct ref {
   Sym sym;
   index_offsets offsets;
 
-  template <class Ix, class E>
-  FLUXION_HOST_DEVICE static constexpr bool in_range(const E& e) {
-    if constexpr (is_ishift<Ix>::value) {
-      const int v = Ix::value(e);
-      return v >= 0 && v < Ix::space::extent;
-    } else {
-      return true;
-    }
-  }
-
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
     // A shifted index outside its space reads zero (e.g. stage k - 1 at k = 0).
     if constexpr ((is_ishift<I>::value || ...)) {
-      if (!(in_range<I>(e) && ...)) return typename C::scalar(0);
+      if (!(index_in_range<I>(e) && ...)) return typename C::scalar(0);
     }
     return c.template read<Sym>(I::value(e)...);
   }

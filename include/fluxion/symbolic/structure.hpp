@@ -106,7 +106,7 @@ template <class Sym, class... I>
 struct structure<ref<Sym, I...>> {
   template <class Env>
   FLUXION_HOST_DEVICE static constexpr bool nonzero(const Env& e) {
-    if (!(ref<Sym, I...>::template in_range<I>(e) && ...)) return false;
+    if (!(index_in_range<I>(e) && ...)) return false;
     if constexpr (symbol_expansion<Sym>::is_alias) {
       using X = symbol_expansion<Sym>;
       using B = detail::read_at_t<typename X::body, typename X::vars, I...>;
