@@ -16,7 +16,8 @@ different invocations (or machines) are not.
   ENTRIES="jac_x_values jac_p_values" python3 bench/compile_ab.py ...
   COMPILERS=g++ python3 bench/compile_ab.py ...     (or nvcc; default both)
 
-Run from the repository root (the fixture's sources are read from there);
+Run from the repository root (the fixture is compiled by
+bench/compile_scaling/compile_vh.sh, as bench/compile_scaling.sh does);
 an older tree's headers: mkdir -p /tmp/old && git archive REV include | tar -x -C /tmp/old
 then old=/tmp/old/include. Needs g++ and nvcc (CXX, NVCC override them).
 """
@@ -37,18 +38,12 @@ def main():
     trees = [a.split("=", 1) for a in sys.argv[4:]]
     entries = os.environ.get("ENTRIES", ALL).split()
     compilers = os.environ.get("COMPILERS", "g++ nvcc").split()
-    cxx, nvcc = os.environ.get("CXX", "g++"), os.environ.get("NVCC", "nvcc")
-    src = "bench/compile_scaling"
-    # libcu++ as bench/compile_scaling.sh finds it: the first of these that exists.
-    cccl = [d for d in ("/usr/local/cuda/include/cccl", os.path.join(os.environ.get("CUDA_HOME", "/nonexistent"),
-                                                                     "include/cccl")) if os.path.isdir(d)][:1]
+    # The fixture's compile command, the one bench/compile_scaling.sh runs
+    # (CXX and NVCC, read by it, override the compilers).
+    script = "bench/compile_scaling/compile_vh.sh"
 
     def command(compiler, inc, entry, obj):
-        if compiler == "g++":
-            return [cxx, "-std=c++20", "-O2", f"-DENTRY={entry}", "-I", inc, "-c", f"{src}/vector_host_host.cpp", "-o", obj]
-        extra = [a for d in cccl for a in ("-I", d)]
-        return [nvcc, "-std=c++20", "-O3", "-arch=sm_90", f"-DENTRY={entry}", "-I", inc, *extra, "-c",
-                f"{src}/vector_host_device.cu", "-o", obj]
+        return ["bash", script, compiler, entry, obj, inc]
 
     def run(job):
         name, inc, compiler, entry, r = job

@@ -14,7 +14,8 @@
 # model with many distinct equations rather than large extents), one
 # translation unit per entry point (-DENTRY=name: rhs, observe, the four
 # sparse Jacobians' values, jvp_x, jvp_p; `none` is the model alone), with
-# g++ -O2 and nvcc -O3 -arch=sm_90. Measured per translation unit: CPU time
+# g++ -O2 and nvcc -O3 -arch=sm_90 (compile_scaling/compile_vh.sh, which
+# bench/compile_ab.py runs too). Measured per translation unit: CPU time
 # (user + sys of the compiler and every process it runs, from /usr/bin/time;
 # CPU rather than wall time so that other work on the machine counts less)
 # and peak resident memory of the largest of those processes. Targets: under
@@ -157,14 +158,14 @@ if [ "${VH:-1}" != 0 ]; then
     for e in "${entries[@]}"; do
       # A failed compile prints its log and counts as a missed target.
       gs=failed gm=-
-      if r=$(cpu_median "$REPEAT" "$CXX" -std=c++20 -O2 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_host.cpp" -o "$work/vh.o"); then
+      if r=$(cpu_median "$REPEAT" env CXX="$CXX" bash "$src/compile_vh.sh" g++ "$e" "$work/vh.o"); then
         read -r gs gm <<<"$r"
         gm=$((gm / 1024))
       fi
       ns=- nm=-
       if [ -n "$NVCC" ]; then
         ns=failed
-        if r=$(cpu_median "$REPEAT" "$NVCC" -std=c++20 -O3 -arch=sm_90 -DENTRY="$e" "${inc[@]}" -c "$src/vector_host_device.cu" -o "$work/vh.o"); then
+        if r=$(cpu_median "$REPEAT" env NVCC="$NVCC" bash "$src/compile_vh.sh" nvcc "$e" "$work/vh.o"); then
           read -r ns nm <<<"$r"
           nm=$((nm / 1024))
         fi

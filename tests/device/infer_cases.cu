@@ -176,9 +176,28 @@ result log_densities_match_host() {
                         fx::log_density_buffers<T>{value_short.span(), grad_short.span(), status_short.span()},
                         fx::discrete_adjoint{.recorded_steps = 3});
   sync();
+  // The pool keeps the adjoint's tapes for the next call (and 256 MiB more
+  // here, so that a miss cannot hide in the slack); the memory a chunk may
+  // take counts what it keeps as free: what cudaMemGetInfo reports once the
+  // pool has returned it (within the driver's 2 MiB granularity).
+  constexpr std::size_t extra = std::size_t(256) << 20;
+  cudaFreeAsync(fx::cuda::detail::scratch_alloc(extra, cudaStream_t{}, "test"), cudaStream_t{});
+  sync();
+  std::size_t free_kept = 0, free_released = 0, total = 0;
+  cudaMemGetInfo(&free_kept, &total);
+  const std::size_t available_kept = fx::cuda::detail::scratch_available_bytes("test");
   // The scratch pool's memory returned to the driver, then the adjoint again:
   // the same values and gradients, bit for bit.
   fx::cuda::release_scratch();
+  cudaMemGetInfo(&free_released, &total);
+  const std::size_t available_released = fx::cuda::detail::scratch_available_bytes("test");
+  const auto near = [](std::size_t a, std::size_t b) { return (a > b ? a - b : b - a) <= (std::size_t(2) << 20); };
+  if (free_released < free_kept + extra)
+    r.failures.push_back("release_scratch returned less than the 256 MiB the pool kept");
+  if (!near(available_kept, free_released) || !near(available_released, free_released))
+    r.failures.push_back("scratch memory available with the pool's memory kept (" + std::to_string(available_kept) +
+                         ") and returned (" + std::to_string(available_released) +
+                         ") is not the free memory after its return (" + std::to_string(free_released) + ")");
   device_buffer<T> value_r(B), grad_r(columns * B);
   device_buffer<fx::solve_status> status_r(B);
   fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik, std::span(data), pri, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
@@ -401,7 +420,7 @@ result log_densities_match_host() {
   r.summary = "the six observation densities (exact, left-, right-, interval-censored, with partials) and "
               "log-densities and gradients (10 columns; a thread, a lane a column and the discrete adjoint) of 256 SEIR trajectories under negative binomial "
               "(masked, right-, left-, interval-censored) and log-normal series with priors: the device's equal the "
-              "host's, value-only path too, the adjoint's the same after release_scratch, without save times, with its backward pass by steps (its order against a host sort), not aligned in warps, over a partial last warp and in chunks of 100; bad data, host pointers and outputs over inputs refused before launch";
+              "host's, value-only path too, the adjoint's the same after release_scratch (the pool's kept memory counted free), without save times, with its backward pass by steps (its order against a host sort), not aligned in warps, over a partial last warp and in chunks of 100; bad data, host pointers and outputs over inputs refused before launch";
   return r;
 }
 

@@ -113,6 +113,11 @@ struct column_block {
   using value = V;
 };
 
+// Input block Y (an element of layout block ColBlock) of output block Eq.
+template <class Eq, class Y, class ColBlock, class Values>
+using column_block_of = column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
+                                     block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>;
+
 // The input blocks of output block Eq whose derivative is not identically
 // zero, as column_blocks (no code is instantiated for the others).
 template <class Eq, class ColBlock, class Values, class Ys>
@@ -130,8 +135,7 @@ constexpr auto nonzero_block_of() {
   if constexpr (simplify::is_zero<block_derivative<Eq, Y>>)
     return type_list<>{};
   else
-    return type_list<column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
-                                  block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>{};
+    return type_list<column_block_of<Eq, Y, ColBlock, Values>>{};
 }
 template <class Eq, class ColBlock, class Values, class... Y>
 struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
@@ -140,8 +144,7 @@ struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
 #else
 template <class Eq, class Y, class ColBlock, class Values, bool Zero = simplify::is_zero<block_derivative<Eq, Y>>>
 struct nonzero_block {
-  using type = type_list<column_block<typename wrt<Y>::template slot<ColBlock>, typename wrt<Y>::vars,
-                                      block_derivative<Eq, Y>, typename Values::template value<Eq, Y>>>;
+  using type = type_list<column_block_of<Eq, Y, ColBlock, Values>>;
 };
 template <class Eq, class Y, class ColBlock, class Values>
 struct nonzero_block<Eq, Y, ColBlock, Values, true> {

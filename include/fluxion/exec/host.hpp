@@ -210,18 +210,23 @@ template <class T>
 struct checked_call {
   checked_buffer<const T> x, p;
   checked_buffer<T> out;
+  checked_buffer<const T> v;  // the direction of a jvp; empty (no bytes) when there is none
 };
 
+// The buffers of one call, checked in order (state, parameters, output, then
+// the direction v when given), and the output apart from every input.
 template <class M>
 checked_call<typename M::scalar> check_call(std::size_t count, const batch<const typename M::scalar>& x,
                                             const batch<const typename M::scalar>& p,
                                             const batch<typename M::scalar>& out, const char* out_block,
-                                            std::size_t n_out) {
+                                            std::size_t n_out, const batch<const typename M::scalar>* v = nullptr,
+                                            std::size_t n_v = 0, const char* v_block = "direction") {
   checked_call<typename M::scalar> c{check_buffer("state", x, M::n_states, count, false),
                                      check_buffer("parameter", p, M::n_params, count, false),
-                                     check_buffer(out_block, out, n_out, count, true)};
-  check_no_overlap("state", c.x, out_block, c.out);
-  check_no_overlap("parameter", c.p, out_block, c.out);
+                                     check_buffer(out_block, out, n_out, count, true),
+                                     {nullptr, 1, 0, 0, 0}};
+  if (v) c.v = check_buffer(v_block, *v, n_v, count, false);
+  check_outputs_apart({{"state", c.x}, {"parameter", c.p}, {v_block, c.v}}, {{out_block, c.out}});
   return c;
 }
 
@@ -541,9 +546,9 @@ template <bool States, class M>
 void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const typename M::scalar>& x,
          const batch<const typename M::scalar>& p, const batch<const typename M::scalar>& v,
          const batch<typename M::scalar>& out, threads exec) {
-  const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states);
-  const auto cv = check_buffer("direction", v, States ? M::n_states : M::n_params, count, false);
-  check_no_overlap("direction", cv, "state derivative", c.out);
+  const auto c = check_call<M>(count, x, p, out, "state derivative", M::n_states, &v,
+                               States ? M::n_states : M::n_params);
+  const auto& cv = c.v;
   if (count == 0 || M::n_states == 0) return;  // nothing to write
   for_ranges(count, exec, range_grain, 3 * M::n_states + 2 * M::n_params, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {

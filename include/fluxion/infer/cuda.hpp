@@ -430,11 +430,11 @@ unsigned resident_blocks(Kernel* kernel, unsigned threads, std::size_t work) {
 // The grid of the log-density kernel (blocks of `threads`): at most the
 // threads the device keeps resident (each with a scratch slot of
 // slot_bytes), and fewer when their scratch would exceed half the free
-// device memory; cuda_error when not even one block's does.
+// device memory (the scratch pool's unused memory counted free); cuda_error
+// when not even one block's does.
 template <class Kernel>
 unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count, std::size_t slot_bytes) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the log-density's scratch");
+  const std::size_t free_bytes = scratch_available_bytes("the log-density's scratch");
   const std::size_t blocks = resident_blocks(kernel, threads, count);
   const std::size_t affordable = free_bytes / 2 / (slot_bytes * threads);
   if (affordable == 0)
@@ -448,12 +448,12 @@ unsigned log_density_blocks(Kernel* kernel, unsigned threads, std::size_t count,
 
 // How many trajectories the discrete adjoint's kernels take at once: all of
 // them when their tapes, terms and step counts (bytes_each a trajectory) fit
-// in half the free device memory, otherwise as many as do, and at most
-// max_chunk (discrete_adjoint::max_chunk, 0: no bound); cuda_error when not
-// even one fits.
+// in half the free device memory (the scratch pool's unused memory counted
+// free), otherwise as many as do, and at most max_chunk
+// (discrete_adjoint::max_chunk, 0: no bound); cuda_error when not even one
+// fits.
 inline std::size_t adjoint_chunk(std::size_t count, std::size_t bytes_each, std::size_t max_chunk) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  fluxion::detail::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "the discrete adjoint's tapes");
+  const std::size_t free_bytes = scratch_available_bytes("the discrete adjoint's tapes");
   std::size_t affordable = free_bytes / 2 / bytes_each;
   if (affordable == 0)
     throw fluxion::cuda_error("the discrete adjoint's tape (" + std::to_string(bytes_each) +

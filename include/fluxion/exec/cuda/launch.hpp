@@ -135,16 +135,12 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
             cudaStream_t stream) {
   using T = typename M::scalar;
   // The same checks as the host drivers, then the device-memory checks.
-  const auto c = fluxion::host::detail::check_call<M>(count, x, p, out, out_block, n_out);
+  const auto c = fluxion::host::detail::check_call<M>(count, x, p, out, out_block, n_out, v, n_v, v_block);
   const auto& cx = c.x;
   const auto& cp = c.p;
   const auto& co = c.out;
-  checked_buffer<const T> cv{nullptr, 1, 0, 0, 0};
-  if (v) {
-    cv = check_buffer(v_block, *v, n_v, count, false);
-    check_no_overlap(v_block, cv, out_block, co);
-    check_device_memory(v_block, cv);
-  }
+  const auto& cv = c.v;
+  if (v) check_device_memory(v_block, cv);
   check_device_memory("state", cx);
   check_device_memory("parameter", cp);
   check_device_memory(out_block, co);

@@ -67,6 +67,26 @@ inline void* scratch_alloc(std::size_t bytes, cudaStream_t stream, const char* w
   return at;
 }
 
+// Device memory that scratch on the current device can take: what the driver
+// reports free plus what fluxion's pool keeps and no call uses (reserved
+// beyond used), which cudaMemGetInfo counts as taken. Without it, a call
+// after a large one would size its chunks by the memory its predecessor
+// left in the pool for it, or refuse to run at all.
+inline std::size_t scratch_available_bytes(const char* what) {
+  using fluxion::detail::check_cuda;
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), what);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), what);
+  if (device < 0 || device >= scratch_devices) return free_bytes;
+  cudaMemPool_t pool = scratch_pool_slot(device).load(std::memory_order_acquire);
+  if (!pool) return free_bytes;
+  std::uint64_t reserved = 0, used = 0;
+  check_cuda(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved), what);
+  check_cuda(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), what);
+  return free_bytes + std::size_t(reserved > used ? reserved - used : 0);
+}
+
 }  // namespace detail
 
 // Returns to the driver the scratch memory that fluxion's pools keep and no
