@@ -10,9 +10,61 @@ template instantiation per node (straight-line code after inlining).
 
 cicc's time grows faster than N (this VM: 5.6 s at 2,000 nodes, 24-38 s at
 5,000): the cost is per device function instantiated, so a redesign that
-instantiates one per node or per element does not reach 15 s."""
+instantiates one per node or per element does not reach 15 s.
+
+  python3 bench/compile_scaling/flat_program_spike.py 5000 --plain > /tmp/p.cu
+
+prints the same program written out as plain CUDA, one statement a node in
+one kernel, no templates: what a build step that generates the device code
+would hand nvcc (docs/performance.md, "Where the targets stand"). This VM:
+3.5 s of nvcc CPU at 5,000 nodes, against 46.6 s for the template form."""
 import sys
 N = int(sys.argv[1]); NX = 150; NP = 80; NOUT = 150
+
+
+def plain():
+    """The program of build() below (the same stream, the same choices),
+    written out."""
+    s = 12345
+    mask = (1 << 64) - 1
+
+    def nxt(m):
+        nonlocal s
+        s = (s * 6364136223846793005 + 1442695040888963407) & mask
+        return (s >> 33) % m
+
+    body = []
+    for i in range(N):
+        if i < 40 or nxt(10) < 3:
+            t = nxt(3)
+            a = nxt(NX if t == 0 else NP)
+            v = 0.5 + nxt(100) / 64.0
+            e = f"x[{a} * B]" if t == 0 else f"p[{a} * B]" if t == 1 else repr(v)
+        else:
+            t = nxt(100)
+            w = lambda: i - 1 - nxt(i if i < 60 else 60)
+            a, b, c = w(), w(), w()
+            e = (f"r{a} * r{b}" if t < 30 else f"r{a} + r{b}" if t < 50 else f"r{a} - r{b}" if t < 65 else
+                 f"r{a} / r{b}" if t < 75 else f"-r{a}" if t < 90 else f"exp(r{a} * 1e-3)" if t < 91 else
+                 f"sin(r{a})" if t < 92 else f"(r{a} < r{b} ? 1.0 : 0.0)" if t < 96 else
+                 f"(r{a} != 0.0 ? r{b} : r{c})")
+        body.append(f"    const double r{i} = {e};")
+    outs = [f"    out[{j} * B] = r{N - 1 - j * ((N - 60) // NOUT)};" for j in range(NOUT)]
+    lines = "\n".join(body + outs)
+    print(f"""#pragma nv_diag_suppress 177  // nodes no output reads: declared, never referenced
+__global__ void kernel(long B, const double* __restrict__ x0, const double* __restrict__ p0,
+                       double* __restrict__ out0) {{
+  for (long b = blockIdx.x * long(blockDim.x) + threadIdx.x; b < B; b += long(gridDim.x) * blockDim.x) {{
+    const double* x = x0 + b; const double* p = p0 + b; double* out = out0 + b;
+{lines}
+  }}
+}}
+void launch(long B, const double* x, const double* p, double* out) {{ kernel<<<1024, 128>>>(B, x, p, out); }}""")
+
+
+if "--plain" in sys.argv[2:]:
+    plain()
+    sys.exit()
 print(f"""#include <cstdint>
 #include <utility>
 enum class op : unsigned char {{ x, p, lit, add, sub, mul, div, neg, exp, sin, lt, where }};
