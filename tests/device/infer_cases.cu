@@ -181,15 +181,16 @@ result log_densities_match_host() {
   // take counts what it keeps as free: what cudaMemGetInfo reports once the
   // pool has returned it (within the driver's 2 MiB granularity).
   constexpr std::size_t extra = std::size_t(256) << 20;
-  cudaFreeAsync(fx::cuda::detail::scratch_alloc(extra, cudaStream_t{}, "test"), cudaStream_t{});
+  fx::detail::check_cuda(cudaFreeAsync(fx::cuda::detail::scratch_alloc(extra, cudaStream_t{}, "test"), cudaStream_t{}),
+                         "cudaFreeAsync");
   sync();
   std::size_t free_kept = 0, free_released = 0, total = 0;
-  cudaMemGetInfo(&free_kept, &total);
+  fx::detail::check_cuda(cudaMemGetInfo(&free_kept, &total), "cudaMemGetInfo");
   const std::size_t available_kept = fx::cuda::detail::scratch_available_bytes("test");
   // The scratch pool's memory returned to the driver, then the adjoint again:
   // the same values and gradients, bit for bit.
   fx::cuda::release_scratch();
-  cudaMemGetInfo(&free_released, &total);
+  fx::detail::check_cuda(cudaMemGetInfo(&free_released, &total), "cudaMemGetInfo");
   const std::size_t available_released = fx::cuda::detail::scratch_available_bytes("test");
   const auto near = [](std::size_t a, std::size_t b) { return (a > b ? a - b : b - a) <= (std::size_t(2) << 20); };
   if (free_released < free_kept + extra)
