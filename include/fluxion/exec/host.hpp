@@ -230,6 +230,15 @@ checked_call<typename M::scalar> check_call(std::size_t count, const batch<const
   return c;
 }
 
+// The caller's nnz of Jacobian J must be the pattern's: it sizes every
+// instance's block of values. Counted once, on the host.
+template <class M, typename M::jacobian J>
+void check_pattern_nnz(std::size_t nnz) {
+  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
+  if (nnz != expected)
+    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
+}
+
 // Instance b's pointers into a validated buffer.
 template <class T>
 auto at_instance(const checked_buffer<T>& c, std::size_t b) {
@@ -513,10 +522,7 @@ template <class M, typename M::jacobian J>
 void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
                      batch<const typename M::scalar> p, batch<typename M::scalar> out, std::size_t nnz,
                      threads exec = threads{}) {
-  // The caller's nnz must be the pattern's: it sizes every instance's block.
-  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
-  if (nnz != expected)
-    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
+  detail::check_pattern_nnz<M, J>(nnz);
   const auto c = detail::check_call<M>(count, x, p, out, "jacobian values", nnz);
   if (count == 0 || nnz == 0) return;  // nothing to write
   detail::for_ranges(count, exec, 1, M::n_states + M::n_params + nnz, [&](std::size_t begin, std::size_t end) {

@@ -200,9 +200,7 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
   // count: its functions are __host__ __device__, and cicc would otherwise
   // compile all of them for the device too (seconds for a large model), for
   // a count no device code makes.
-  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
-  if (nnz != expected)
-    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
+  fluxion::host::detail::check_pattern_nnz<M, J>(nnz);
 #endif
   detail::launch<detail::jacobian_values_op<J>>(m, t, count, x, p, nullptr, 0, "", out, "jacobian values", nnz, stream);
 }
