@@ -25,6 +25,26 @@
 #  define FLUXION_CUDA_COMPILER 0
 #endif
 
+// FLUXION_HOST_ABI_BEGIN / FLUXION_HOST_ABI_END open and close an inline
+// namespace around everything in fluxion::host (the host batch drivers,
+// integrations and log-densities): nvcc_host under nvcc, native_host under a
+// host compiler. Their bodies differ by compiler (the host compiler's take
+// SIMD lanes, nvcc's host pass does not), so a program that links .cu and
+// .cpp units calling the same fluxion::host function would otherwise hold two
+// definitions of one inline function (an ODR violation: the linker keeps one,
+// and one unit runs the other compiler's body). With the inline namespace
+// each compiler's functions have their own names (as CUB versions its
+// namespace); fluxion::host::rhs still names them in both. Every opening of
+// fluxion::host, its detail namespace included, is inside one, so that
+// qualified names such as fluxion::host::detail stay unambiguous.
+#if defined(__CUDACC__)
+#  define FLUXION_HOST_ABI_BEGIN inline namespace nvcc_host {
+#  define FLUXION_HOST_ABI_END }
+#else
+#  define FLUXION_HOST_ABI_BEGIN inline namespace native_host {
+#  define FLUXION_HOST_ABI_END }
+#endif
+
 #if defined(__CUDA_ARCH__)
 #  define FLUXION_DEVICE_PASS 1
 #else

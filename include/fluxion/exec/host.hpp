@@ -41,6 +41,7 @@
 #endif
 
 namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
 
 // How many threads a batch call uses (1: the calling thread only). Starting
 // a thread costs tens of microseconds, so each one is given at least
@@ -596,4 +597,5 @@ void observe(const M& m, typename M::scalar t, std::span<const typename M::scala
   observe(m, t, 1, aos(x), aos(p), aos(y));
 }
 
+FLUXION_HOST_ABI_END
 }  // namespace fluxion::host

@@ -5,13 +5,18 @@
 // <fluxion/fluxion.hpp> includes it.
 #include <thread>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/exec/host.hpp>
 
-namespace fluxion::host::detail {
+namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
+namespace detail {
 
 template <class F>
 struct host_thread {
   using type = std::thread;
 };
 
-}  // namespace fluxion::host::detail
+}  // namespace detail
+FLUXION_HOST_ABI_END
+}  // namespace fluxion::host

@@ -55,6 +55,7 @@
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/exec/cuda/scratch.hpp>
+#include <fluxion/infer/buffers.hpp>  // log_density_buffers
 #include <fluxion/infer/log_density.hpp>
 #include <fluxion/infer/log_density_adjoint.hpp>
 #include <fluxion/infer/log_density_columns.hpp>
@@ -66,14 +67,6 @@
 #include <fluxion/solve/status.hpp>
 
 namespace fluxion {
-
-template <class T>
-struct log_density_buffers {
-  std::span<T> value;                      // count values
-  std::span<T> gradients;                  // (n_params + n_states) * count values, or empty: value only
-  std::span<solve_status> status;          // count values
-  std::span<solve_statistics> stats = {};  // count values, or empty
-};
 
 namespace cuda {
 

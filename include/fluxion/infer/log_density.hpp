@@ -23,6 +23,12 @@
 //   auto r = fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0), fx::soa(p));
 //   r.value[b], r.gradient(j, b)      // columns j: the parameters, then the initial states
 //
+// or into buffers the caller owns, in the same layout (an empty gradients
+// span asks for the value alone):
+//
+//   fx::log_density_buffers<double> out{value, gradients, status, stats};
+//   fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0), fx::soa(p), out);
+//
 // Series: `observable` is the flat index of an observable of the model, the
 // density's location: normal's mean, log-normal's median (mu = log of it),
 // Poisson's and the negative binomial's mean, the binomial's and the
@@ -53,6 +59,7 @@
 #include <vector>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/infer/buffers.hpp>
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/data_error.hpp>
@@ -519,11 +526,66 @@ std::vector<series_view<T>> host_series_views(std::span<const series_data<T>> da
 }  // namespace detail
 
 namespace host {
+FLUXION_HOST_ABI_BEGIN
 
-// The log-density of every trajectory, and with `gradient` its gradient
-// (explicit methods; one trajectory at a time per thread).
+// The log-density of every trajectory into buffers the caller owns
+// (fluxion::log_density_buffers: value[b], the gradient's columns as
+// [column][trajectory] when out.gradients is not empty, status[b], and
+// statistics unless out.stats is empty), as fluxion::cuda::log_density
+// writes them (explicit methods; one trajectory at a time per thread).
+// Every output is checked (its size, and apart from the inputs and from the
+// other outputs) before any work: a refused call writes nothing.
 template <class M, class Method, class Lik, class Pri>
-log_density_result<typename M::scalar> log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr,
+void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
+                 std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
+                 batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+                 const log_density_buffers<typename M::scalar>& out, threads exec = threads{}) {
+  using T = typename M::scalar;
+  constexpr std::size_t columns = M::n_params + M::n_states;
+  const bool gradient = !out.gradients.empty();
+  std::vector<T> atol;
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
+  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
+  const auto cv = check_buffer("log-density", batch<T>{out.value, batch_order::soa}, 1, count, true);
+  const auto cg = gradient ? check_buffer("gradient", batch<T>{out.gradients, batch_order::soa}, columns, count, true)
+                           : checked_buffer<T>{nullptr, 1, 1, 0, 0};
+  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
+  const bool with_stats = !out.stats.empty();
+  const auto cstat = with_stats
+                         ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
+                         : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
+  // Every output apart from the inputs and the other outputs (absent ones,
+  // the gradient of a value-only call or no statistics, overlap nothing).
+  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
+                      {{"statistics", cstat}, {"status", cst}, {"log-density", cv}, {"gradient", cg}});
+  if (count == 0) return;
+  const auto views = fluxion::detail::host_series_views(data);
+  const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
+  fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      const T* xb = cx.data + std::ptrdiff_t(b) * cx.instance_stride;
+      const T* pb = cp.data + std::ptrdiff_t(b) * cp.instance_stride;
+      solve_statistics st{};
+      if (gradient)
+        cst.data[b] = fluxion::detail::trajectory_log_density<Method, true>(
+            m, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, cg.data + b,
+            cg.element_stride, st);
+      else
+        cst.data[b] = fluxion::detail::trajectory_log_density<Method, false>(
+            m, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, nullptr, 0, st);
+      if (with_stats) cstat.data[b] = st;
+    }
+  });
+}
+
+// The log-density of every trajectory, and with `gradient` its gradient, in
+// a new log_density_result: the buffer form above into vectors. The problem,
+// data, priors and inputs are checked before the vectors are allocated (a
+// refused call allocates nothing), then again by that form.
+template <class M, class Method, class Lik, class Pri>
+log_density_result<typename M::scalar> log_density(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                                                    const Lik& lik,
                                                    std::span<const series_data<typename M::scalar>> data,
                                                    const Pri& pri, std::size_t count,
@@ -531,33 +593,20 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
                                                    batch<const typename M::scalar> p, bool gradient = true,
                                                    threads exec = threads{}) {
   using T = typename M::scalar;
-  constexpr std::size_t columns = M::n_params + M::n_states;
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
-  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto views = fluxion::detail::host_series_views(data);
+  check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+  check_buffer("initial state", x0, M::n_states, count, false);
+  check_buffer("parameter", p, M::n_params, count, false);
   log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient);
-  const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
-  fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) {
-      const T* xb = cx.data + std::ptrdiff_t(b) * cx.instance_stride;
-      const T* pb = cp.data + std::ptrdiff_t(b) * cp.instance_stride;
-      if (gradient)
-        r.status[b] = fluxion::detail::trajectory_log_density<Method, true>(m, o, lik, views.data(), pri, xb, cx.element_stride,
-                                                                  pb, cp.element_stride, &r.value[b],
-                                                                  r.gradients.data() + b, std::ptrdiff_t(count),
-                                                                  r.stats[b]);
-      else
-        r.status[b] = fluxion::detail::trajectory_log_density<Method, false>(m, o, lik, views.data(), pri, xb,
-                                                                   cx.element_stride, pb, cp.element_stride,
-                                                                   &r.value[b], nullptr, 0, r.stats[b]);
-    }
-  });
+  log_density(m, method, pr, lik, data, pri, count, x0, p,
+              log_density_buffers<T>{std::span<T>(r.value), std::span<T>(r.gradients),
+                                     std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
+              exec);
   return r;
 }
 
+FLUXION_HOST_ABI_END
 }  // namespace host
 
 }  // namespace fluxion

@@ -245,6 +245,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
 }  // namespace detail
 
 namespace host {
+FLUXION_HOST_ABI_BEGIN
 
 // The log-density of every trajectory and its gradient by the discrete
 // adjoint (explicit methods; one trajectory at a time per thread, each
@@ -280,6 +281,7 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
   return r;
 }
 
+FLUXION_HOST_ABI_END
 }  // namespace host
 
 }  // namespace fluxion

@@ -42,6 +42,7 @@
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/solve/buffers.hpp>  // ensemble_buffers
 #include <fluxion/solve/cooperative.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/host.hpp>
@@ -50,14 +51,6 @@
 #include <fluxion/solve/status.hpp>
 
 namespace fluxion {
-
-template <class T>
-struct ensemble_buffers {
-  std::span<T> saved;                       // save_times.size() * n_states * count values
-  std::span<T> final_state;                 // n_states * count values
-  std::span<solve_status> status;           // count values
-  std::span<solve_statistics> stats = {};   // count values, or empty
-};
 
 namespace cuda {
 

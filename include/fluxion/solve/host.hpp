@@ -9,7 +9,13 @@
 //
 // The result's layout is documented and fixed: saved states as save time x
 // state x trajectory (trajectory fastest), final states as state x
-// trajectory. Inputs are checked (fluxion::layout_error) and the problem too
+// trajectory. The same results go into buffers the caller owns, in that
+// layout, with an fx::ensemble_buffers (solve/buffers.hpp) after p:
+//
+//   fx::host::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(x0), fx::soa(p),
+//                       fx::ensemble_buffers<double>{saved, final_state, status, stats});
+//
+// Inputs and outputs are checked (fluxion::layout_error) and the problem too
 // (fluxion::problem_error) before any work; inputs are never modified.
 //
 // Trajectories run several at a time in the host's SIMD lanes, each with its
@@ -28,6 +34,7 @@
 #include <fluxion/exec/host.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
+#include <fluxion/solve/buffers.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #if !defined(__CUDACC__)
@@ -63,37 +70,50 @@ struct ensemble_result {
 };
 
 namespace host {
+FLUXION_HOST_ABI_BEGIN
 
+// The same into buffers the caller owns (fluxion::ensemble_buffers, the
+// layout above; out.stats may be empty: no statistics recorded). Every
+// output is checked (its size, and apart from the inputs and from the other
+// outputs) before any work: a refused call writes nothing.
 template <class M, class Method>
-ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr,
-                                              std::size_t count, batch<const typename M::scalar> x0,
-                                              batch<const typename M::scalar> p, threads exec = threads{}) {
+void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
+               batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+               const ensemble_buffers<typename M::scalar>& out, threads exec = threads{}) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
   const ode_options<T> o = check_problem(pr, n);
   const auto cx = check_buffer("initial state", x0, n, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-
-  ensemble_result<T> r;
-  r.trajectories = count;
-  r.states = n;
-  r.save_count = o.n_save;
-  if (count == 0) return r;
-  r.saved_states.assign(o.n_save * n * count, T(0));
-  r.final_state.assign(n * count, T(0));
-  r.status.assign(count, solve_status::success);
-  r.stats.assign(count, solve_statistics{});
+  const auto cs = check_buffer("saved states", batch<T>{out.saved, batch_order::soa}, o.n_save * n, count, true);
+  const auto cf = check_buffer("final state", batch<T>{out.final_state, batch_order::soa}, n, count, true);
+  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
+  const bool with_stats = !out.stats.empty();
+  const auto cstat = with_stats
+                         ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
+                         : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
+  // Every output apart from the inputs and the other outputs (absent
+  // statistics overlap nothing).
+  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
+                      {{"statistics", cstat}, {"status", cst}, {"saved states", cs}, {"final state", cf}});
+  if (count == 0) return;
 
   const auto io_of = [&](std::size_t b) {
     return trajectory_io<T>{cx.data + std::ptrdiff_t(b) * cx.instance_stride,
                             cx.element_stride,
                             cp.data + std::ptrdiff_t(b) * cp.instance_stride,
                             cp.element_stride,
-                            r.saved_states.data() + b,
-                            std::ptrdiff_t(count),
-                            std::ptrdiff_t(n * count),
-                            r.final_state.data() + b,
-                            std::ptrdiff_t(count)};
+                            o.n_save > 0 ? cs.data + b : nullptr,
+                            cs.element_stride,
+                            std::ptrdiff_t(n) * cs.element_stride,
+                            cf.data + b,
+                            cf.element_stride};
+  };
+  // Every path writes each trajectory's saved and final states and its
+  // status; statistics count up from zero.
+  const auto done = [&](std::size_t b, solve_status s, const solve_statistics& st) {
+    cst.data[b] = s;
+    if (with_stats) cstat.data[b] = st;
   };
   // An integration costs thousands of right-hand sides a trajectory: a
   // thread pays for itself with far fewer trajectories than an evaluation.
@@ -104,22 +124,52 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method, const ode_prob
     if (exec.simd_lanes && count >= 2 * L::width) {
       detail::for_ranges(count, exec, L::width, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
         auto lanes = std::make_unique<fluxion::detail::lane_ensemble<Method, M, L>>(m, o);
-        lanes->run(begin, end, io_of, [&](std::size_t b, solve_status s, const solve_statistics& st) {
-          r.status[b] = s;
-          r.stats[b] = st;
-        });
+        lanes->run(begin, end, io_of, done);
       });
-      return r;
+      return;
     }
   }
 #endif
   using stepper = typename stepper_of<Method, M>::type;
   detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) r.status[b] = stepper::run(m, o, io_of(b), r.stats[b]);
+    for (std::size_t b = begin; b < end; ++b) {
+      solve_statistics st{};
+      const solve_status s = stepper::run(m, o, io_of(b), st);
+      done(b, s, st);
+    }
   });
+}
+
+// The ensemble in a new ensemble_result: the buffer form above into
+// vectors. The problem and the inputs are checked before the vectors are
+// allocated (a refused call allocates nothing), then again by that form.
+template <class M, class Method>
+ensemble_result<typename M::scalar> integrate(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
+                                              std::size_t count, batch<const typename M::scalar> x0,
+                                              batch<const typename M::scalar> p, threads exec = threads{}) {
+  using T = typename M::scalar;
+  constexpr std::size_t n = M::n_states;
+  const ode_options<T> o = check_problem(pr, n);
+  check_buffer("initial state", x0, n, count, false);
+  check_buffer("parameter", p, M::n_params, count, false);
+
+  ensemble_result<T> r;
+  r.trajectories = count;
+  r.states = n;
+  r.save_count = o.n_save;
+  if (count == 0) return r;
+  r.saved_states.assign(o.n_save * n * count, T(0));
+  r.final_state.assign(n * count, T(0));
+  r.status.assign(count, solve_status::success);
+  r.stats.assign(count, solve_statistics{});
+  integrate(m, method, pr, count, x0, p,
+            ensemble_buffers<T>{std::span<T>(r.saved_states), std::span<T>(r.final_state),
+                                std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
+            exec);
   return r;
 }
 
+FLUXION_HOST_ABI_END
 }  // namespace host
 
 }  // namespace fluxion

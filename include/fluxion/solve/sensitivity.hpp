@@ -184,6 +184,7 @@ ode_problem<T> sensitivity_problem(const ode_problem<T>& pr, std::vector<T>& ato
 }  // namespace detail
 
 namespace host {
+FLUXION_HOST_ABI_BEGIN
 
 // Integrates every trajectory with its sensitivities (explicit methods;
 // one trajectory at a time per thread). Inputs are checked as by integrate.
@@ -209,6 +210,7 @@ sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const o
   return r;
 }
 
+FLUXION_HOST_ABI_END
 }  // namespace host
 
 }  // namespace fluxion

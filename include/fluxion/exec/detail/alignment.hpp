@@ -6,7 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace fluxion::host::detail {
+#include <fluxion/config/macros.hpp>
+
+namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
+namespace detail {
 
 inline constexpr std::size_t cache_line_bytes = 64;
 
@@ -19,4 +23,6 @@ std::size_t values_to_boundary(const T* p, std::size_t bytes) {
   return past == 0 ? 0 : (bytes - past) / sizeof(T);
 }
 
-}  // namespace fluxion::host::detail
+}  // namespace detail
+FLUXION_HOST_ABI_END
+}  // namespace fluxion::host

@@ -9,9 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
 
-namespace fluxion::host::detail {
+namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
+namespace detail {
 
 class spread_prefetch {
  public:
@@ -57,4 +60,6 @@ class spread_prefetch {
   std::size_t spans_ = 0, current_ = 0, total_ = 0, per_step_ = 0;
 };
 
-}  // namespace fluxion::host::detail
+}  // namespace detail
+FLUXION_HOST_ABI_END
+}  // namespace fluxion::host

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
 #if defined(__SSE2__) && !defined(__CUDACC__)
 // The narrowest header with the stores used below: <immintrin.h> costs
@@ -24,7 +25,9 @@
 #  define FLUXION_HAS_STREAMING_STORES 0
 #endif
 
-namespace fluxion::host::detail {
+namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
+namespace detail {
 
 // The width of one streaming store, in bytes.
 #if FLUXION_HAS_STREAMING_STORES && defined(__AVX512F__)
@@ -75,4 +78,6 @@ inline void streaming_done() {
 #endif
 }
 
-}  // namespace fluxion::host::detail
+}  // namespace detail
+FLUXION_HOST_ABI_END
+}  // namespace fluxion::host

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <utility>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
 #include <fluxion/exec/lanes.hpp>
 
@@ -22,7 +23,9 @@
 #  define FLUXION_HAS_SHUFFLEVECTOR 0
 #endif
 
-namespace fluxion::host::detail {
+namespace fluxion::host {
+FLUXION_HOST_ABI_BEGIN
+namespace detail {
 
 // Whether the transposes run in registers here (the compiler has
 // __builtin_shufflevector: GCC 12 and later, Clang). Without it the batch
@@ -130,4 +133,6 @@ void store_transposed(const T* lanes, T* dst, std::ptrdiff_t instance_stride) {
   one_by_one(j, N);
 }
 
-}  // namespace fluxion::host::detail
+}  // namespace detail
+FLUXION_HOST_ABI_END
+}  // namespace fluxion::host
