@@ -153,6 +153,19 @@ struct where_node {
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C& c, const E& e) {
     using T = typename C::scalar;
+    if constexpr (requires { Cond::holds(e); }) {
+      // A condition on indices alone (the derivative of a product's
+      // reduction): one answer for every lane, so only its branch is evaluated.
+      return Cond::holds(e) ? static_cast<T>(A::eval(c, e)) : static_cast<T>(B::eval(c, e));
+    } else {
+      return eval_on_values(c, e);
+    }
+  }
+
+ private:
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr typename C::scalar eval_on_values(const C& c, const E& e) {
+    using T = typename C::scalar;
     const auto cond = Cond::eval(c, e);
     if constexpr (requires { typename decltype(cond)::fluxion_lane_mask; }) {
       // Several instances at once (host SIMD lanes): both branches, chosen lane by lane.
@@ -211,6 +224,11 @@ struct kdelta {
   template <class C, class E>
   FLUXION_HOST_DEVICE static constexpr typename C::scalar eval(const C&, const E& e) {
     return I::value(e) == J::value(e) ? typename C::scalar(1) : typename C::scalar(0);
+  }
+  // As a condition (fx::where's): whether the two indices are equal.
+  template <class E>
+  FLUXION_HOST_DEVICE static constexpr bool holds(const E& e) {
+    return I::value(e) == J::value(e);
   }
 };
 
