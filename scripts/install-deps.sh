@@ -22,6 +22,13 @@ have git || missing+=(git)
 pkg_ok libboost-dev || missing+=(libboost-dev)
 # NLopt: the SEIR fit example's optimizer (built only where it is found).
 pkg_ok libnlopt-dev || missing+=(libnlopt-dev)
+# The Python binding layer, its tests and example: the Python headers,
+# pybind11, NumPy, pytest and matplotlib (Debian 12's and Ubuntu 24.04's own).
+pkg_ok python3-dev || missing+=(python3-dev)
+pkg_ok pybind11-dev || missing+=(pybind11-dev)
+pkg_ok python3-numpy || missing+=(python3-numpy)
+pkg_ok python3-pytest || missing+=(python3-pytest)
+pkg_ok python3-matplotlib || missing+=(python3-matplotlib)
 catch2_ok=1
 pkg-config --atleast-version=3.4 catch2-with-main 2>/dev/null || catch2_ok=0
 meson_ok || missing+=(meson)

@@ -42,12 +42,14 @@ setup() {
 # a machine that runs it. With a GPU, build/ keeps its cuda-architectures
 # (default 90, or what it was configured with); FLUXION_CUDA_ARCHITECTURES
 # sets it in either case.
+# The device units of the Python test modules are left out there too (their
+# cases skip without a GPU; scripts/qualify-python.sh builds and runs them).
 arch_opt=()
 gpus=$(nvidia-smi -L 2>/dev/null || true)
 if [ -n "${FLUXION_CUDA_ARCHITECTURES:-}" ]; then
   arch_opt=("-Dcuda-architectures=$FLUXION_CUDA_ARCHITECTURES")
 elif ! grep -q '^GPU' <<<"$gpus"; then
-  arch_opt=("-Dcuda-architectures=compute_90")
+  arch_opt=("-Dcuda-architectures=compute_90" "-Dpython-cuda=disabled")
 fi
 # No debug info (-O2 alone): on these template-heavy tests -g made g++ 2.5
 # times slower (tests/derivatives/host_batch.cpp: 47 s -> 19 s of CPU).

@@ -1,0 +1,387 @@
+#pragma once
+// integrate and log_density from Python. The problem (span, save times,
+// tolerances) is plain Python values and arrays; the batches are NumPy or
+// GPU arrays as for the evaluators, and the results are new arrays where
+// the inputs live:
+//
+//   r = m.integrate(x0, p, t_span=(0, 10), save_times=ts, method="rodas5p", rtol=1e-8, atol=1e-10)
+//   r.saved      (B, n_save, n_states)   views of one [save][state][trajectory] buffer
+//   r.final      (B, n_states)
+//   r.status     (B,) int32: 0 success, 1 max_steps, 2 step_too_small, 3 non_finite (m.status_names)
+//   r.stats      {"accepted": (B,) int32, "rejected", "rhs_evaluations", "jacobian_evaluations", "factorizations"}
+//
+//   d = m.log_density(x0, p, data=[{"values": y, "mask": seen}], t_span=(0, 70), save_times=days)
+//   d.value (B,), d.gradient (B, n_params + n_states) (parameters, then initial states), d.status, d.stats
+//
+// Binding unit only.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <fluxion/infer/log_density.hpp>
+#include <fluxion/python/module.hpp>
+#include <fluxion/solve/problem.hpp>
+#include <fluxion/solve/status.hpp>
+
+// Hidden, as pybind11 is: the module's own symbols, never another module's.
+#pragma GCC visibility push(hidden)
+
+namespace fluxion::python {
+
+namespace detail {
+
+inline method method_of(const std::string& name) {
+  for (int k = 0; k < method_count; ++k)
+    if (name == method_names[k]) return method(k);
+  throw py::value_error("method must be one of 'tsit5', 'vern7', 'rosenbrock23', 'rodas5p', got '" + name + "'");
+}
+
+inline gpu_policy policy_of(const std::string& name, bool log_density) {
+  if (name == "thread") return gpu_policy::thread;
+  if (!log_density && name == "warp") return gpu_policy::warp;
+  if (log_density && name == "lanes") return gpu_policy::lanes;
+  if (log_density && name == "adjoint") return gpu_policy::adjoint;
+  throw py::value_error(std::string("policy must be one of ") +
+                        (log_density ? "'thread', 'lanes', 'adjoint'" : "'thread', 'warp'") + ", got '" + name + "'");
+}
+
+// A host vector of T from a Python sequence or array (host or GPU: the
+// problem's small arrays are copied to the host, as the C++ problem holds
+// them there).
+template <class T>
+std::vector<T> host_values(const py::object& o, const char* name) {
+  py::object a = o;
+  if (py::hasattr(o, "__cuda_array_interface__")) {
+    const std::string top = py::type::handle_of(o).attr("__module__").cast<std::string>();
+    if (top.rfind("torch", 0) == 0)
+      a = o.attr("cpu")().attr("numpy")();
+    else
+      a = py::module_::import("cupy").attr("asnumpy")(o);
+  }
+  py::array_t<double, py::array::c_style | py::array::forcecast> d;
+  try {
+    d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+  } catch (py::error_already_set&) {
+  }
+  if (!d) throw py::type_error(std::string(name) + " must be a sequence of numbers or a 1-d array");
+  if (d.ndim() != 1) throw py::value_error(std::string(name) + " must be one-dimensional, got " + std::to_string(d.ndim()) + " dimensions");
+  std::vector<T> v(std::size_t(d.shape(0)));
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = T(d.data()[k]);
+  return v;
+}
+
+// What a problem's Python arguments hold, kept alive for the call.
+template <class T>
+struct problem_values {
+  std::vector<T> save_times, atol_per_state;
+  ode_problem<T> problem;
+};
+
+template <class T>
+void fill_problem(problem_values<T>& v, const py::object& t_span, const py::object& save_times, double rtol, double atol,
+                  const py::object& atol_per_state, double initial_step, long long max_steps, bool adaptive,
+                  bool step_to_save_times) {
+  const py::sequence span = py::reinterpret_borrow<py::sequence>(t_span);
+  if (!py::isinstance<py::sequence>(t_span) || span.size() != 2)
+    throw py::value_error("t_span must be a pair (t0, t1)");
+  v.problem.t0 = T(time_value(span[0], "t_span[0]"));
+  v.problem.t1 = T(time_value(span[1], "t_span[1]"));
+  if (!save_times.is_none()) v.save_times = host_values<T>(save_times, "save_times");
+  if (!atol_per_state.is_none()) v.atol_per_state = host_values<T>(atol_per_state, "atol_per_state");
+  v.problem.save_times = v.save_times;
+  v.problem.rtol = T(rtol);
+  v.problem.atol = T(atol);
+  v.problem.atol_per_state = v.atol_per_state;
+  v.problem.initial_step = T(initial_step);
+  v.problem.max_steps = max_steps;
+  v.problem.adaptive = adaptive;
+  v.problem.step_to_save_times = step_to_save_times;
+}
+
+// Status and statistics arrays (B,) int32 and (B, 5) int32, where the
+// inputs live.
+struct status_arrays {
+  py::object status, stats;
+  array_ref status_ref, stats_ref;
+};
+
+inline status_arrays make_status_arrays(const call_arrays& c) {
+  status_arrays s;
+  s.status = new_array(c.first(), "int32", {py::ssize_t(c.count)});
+  s.stats = new_array(c.first(), "int32", {py::ssize_t(c.count), py::ssize_t(5)});
+  s.status_ref = read_array(s.status, "status");
+  s.stats_ref = read_array(s.stats, "stats");
+  return s;
+}
+
+inline py::dict stats_dict(const call_arrays& c, const py::object& stats) {
+  static constexpr const char* names[5] = {"accepted", "rejected", "rhs_evaluations", "jacobian_evaluations",
+                                           "factorizations"};
+  py::dict d;
+  for (py::ssize_t k = 0; k < 5; ++k)
+    d[names[k]] = as_result(c.first(), stats[py::make_tuple(py::slice(py::none(), py::none(), py::none()), k)]);
+  return d;
+}
+
+// The batch's inputs x0 and p: (n,) or (B, n); B is 1 when neither is batched.
+inline call_arrays ensemble_inputs(const py::object& x0, const py::object& p, std::size_t n_states, std::size_t n_params) {
+  call_arrays c;
+  c.add(x0, "x0");
+  c.add(p, "p");
+  c.size_batch(c.inputs[0], n_states);
+  c.size_batch(c.inputs[1], n_params);
+  c.batched = true;  // an ensemble always has a trajectory dimension
+  return c;
+}
+
+}  // namespace detail
+
+template <class Spec>
+struct bound_solvers {
+  using B = bound_model<Spec>;
+
+  template <class T>
+  static py::object integrate(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy policy,
+                              const py::object& threads) {
+    const bool device = c.device >= 0;
+    const std::size_t n = B::n_states, count = c.count, n_save = pv.save_times.size();
+    integrate_call<T> call;
+    call.how = how;
+    call.policy = policy;
+    call.problem = pv.problem;
+    call.count = count;
+    call.x0 = detail::input_batch<T>(c.inputs[0], n, count);
+    call.p = detail::input_batch<T>(c.inputs[1], B::n_params, count);
+    const char* dt = c.dtype == 'f' ? "float32" : "float64";
+    // [save][state][trajectory] and [state][trajectory], as the C++ results.
+    py::object saved = new_array(c.first(), dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
+    py::object final_state = new_array(c.first(), dt, {py::ssize_t(n), py::ssize_t(count)});
+    auto st = detail::make_status_arrays(c);
+    const array_ref saved_ref = read_array(saved, "saved"), final_ref = read_array(final_state, "final");
+    call.out.saved = std::span<T>(reinterpret_cast<T*>(saved_ref.address), n_save * n * count);
+    call.out.final_state = std::span<T>(reinterpret_cast<T*>(final_ref.address), n * count);
+    call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
+    call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
+    call.threads = detail::thread_count(threads);
+    detail::choose_stream(c);
+    call.stream = c.stream;
+    const auto& table = B::template solvers<T>(device);
+    const auto integrate = is_stiff(how) ? table.integrate_stiff : table.integrate;
+    if (device) {
+      integrate(call);
+    } else {
+      py::gil_scoped_release unlocked;
+      integrate(call);
+    }
+    py::dict r;
+    r["saved"] = as_result(c.first(), permuted(c.first(), saved, {2, 0, 1}));
+    r["final"] = as_result(c.first(), permuted(c.first(), final_state, {1, 0}));
+    r["status"] = as_result(c.first(), st.status);
+    r["stats"] = detail::stats_dict(c, st.stats);
+    return detail::simple_namespace(r);
+  }
+
+  template <class T>
+  static py::object log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
+                                method how, gpu_policy policy, bool gradient, const py::object& threads);
+};
+
+namespace detail {
+
+// One series' data from a dict: "values" (n_save,), and optionally "mask"
+// (n_save,) of 0 (missing) and 1, "trials" (n_save,), "censoring" (n_save,)
+// of 0 exact, 1 left (Y <= value), 2 right (Y > value), 3 interval
+// (value < Y <= upper), "upper" (n_save,).
+template <class T>
+struct series_values {
+  std::vector<observation<T>> values;
+  std::vector<unsigned char> mask;
+  std::vector<T> trials;
+};
+
+template <class T>
+series_values<T> read_series(const py::handle& item, std::size_t k) {
+  const std::string where = "data[" + std::to_string(k) + "]";
+  if (!py::isinstance<py::dict>(item))
+    throw py::type_error(where + " must be a dict with 'values' and optionally 'mask', 'trials', 'censoring', 'upper'");
+  const py::dict d = py::reinterpret_borrow<py::dict>(item);
+  for (auto kv : d) {
+    const std::string key = py::str(kv.first).cast<std::string>();
+    if (key != "values" && key != "mask" && key != "trials" && key != "censoring" && key != "upper")
+      throw py::value_error(where + " has an unknown key '" + key +
+                            "' (known: 'values', 'mask', 'trials', 'censoring', 'upper')");
+  }
+  if (!d.contains("values")) throw py::value_error(where + " has no 'values'");
+  series_values<T> s;
+  const auto values = host_values<double>(d["values"], (where + "['values']").c_str());
+  std::vector<double> kinds(values.size(), 0.0), upper(values.size(), 0.0);
+  const auto same_length = [&](const std::vector<double>& v, const char* key) {
+    if (v.size() != values.size())
+      throw py::value_error(where + "['" + key + "'] has " + std::to_string(v.size()) + " values but 'values' has " +
+                            std::to_string(values.size()));
+  };
+  if (d.contains("censoring")) {
+    kinds = host_values<double>(d["censoring"], (where + "['censoring']").c_str());
+    same_length(kinds, "censoring");
+  }
+  if (d.contains("upper")) {
+    upper = host_values<double>(d["upper"], (where + "['upper']").c_str());
+    same_length(upper, "upper");
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double kd = kinds[i];
+    if (!(kd == 0 || kd == 1 || kd == 2 || kd == 3))
+      throw py::value_error(where + "['censoring'][" + std::to_string(i) + "] must be 0 (exact), 1 (left), 2 (right) or "
+                            "3 (interval), got " + std::to_string(kd));
+    s.values.push_back({censoring(int(kd)), T(values[i]), T(upper[i])});
+  }
+  if (d.contains("mask")) {
+    const auto m = host_values<double>(d["mask"], (where + "['mask']").c_str());
+    same_length(m, "mask");
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      if (!(m[i] == 0 || m[i] == 1))
+        throw py::value_error(where + "['mask'][" + std::to_string(i) + "] must be 0 (missing) or 1 (observed), got " +
+                              std::to_string(m[i]));
+      s.mask.push_back(m[i] != 0 ? 1 : 0);
+    }
+  }
+  if (d.contains("trials")) {
+    const auto t = host_values<double>(d["trials"], (where + "['trials']").c_str());
+    same_length(t, "trials");
+    for (double v : t) s.trials.push_back(T(v));
+  }
+  return s;
+}
+
+}  // namespace detail
+
+template <class Spec>
+template <class T>
+py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
+                                            method how, gpu_policy policy, bool gradient, const py::object& threads) {
+  const bool device = c.device >= 0;
+  const auto& table = B::template solvers<T>(device);
+  if (!has_log_density<Spec>)
+    throw py::type_error("this module has no likelihood: give its spec a likelihood and priors to offer log_density");
+  if (!table.log_density)
+    throw std::runtime_error("fluxion: this module's device units were built without its likelihood (the spec read "
+                             "differently by nvcc): rebuild the module");
+  if (!py::isinstance<py::sequence>(data) || py::isinstance<py::str>(data) || py::isinstance<py::dict>(data))
+    throw py::type_error("data must be a sequence (a list or tuple) of dicts, one a series of the likelihood, got " +
+                         detail::type_text(data));
+  const auto items = py::reinterpret_borrow<py::sequence>(data);
+  std::vector<detail::series_values<T>> held;
+  for (std::size_t k = 0; k < items.size(); ++k) held.push_back(detail::read_series<T>(items[k], k));
+  std::vector<series_data<T>> series;
+  for (const auto& s : held) series.push_back({s.values, s.mask, s.trials});
+  const std::size_t count = c.count, columns = B::n_params + B::n_states;
+  log_density_call<T> call;
+  call.how = how;
+  call.policy = policy;
+  call.problem = pv.problem;
+  call.data = series;
+  call.count = count;
+  call.x0 = detail::input_batch<T>(c.inputs[0], B::n_states, count);
+  call.p = detail::input_batch<T>(c.inputs[1], B::n_params, count);
+  const char* dt = c.dtype == 'f' ? "float32" : "float64";
+  py::object value = new_array(c.first(), dt, {py::ssize_t(count)});
+  py::object grad = gradient ? new_array(c.first(), dt, {py::ssize_t(columns), py::ssize_t(count)}) : py::object(py::none());
+  auto st = detail::make_status_arrays(c);
+  const array_ref value_ref = read_array(value, "value");
+  call.out.value = std::span<T>(reinterpret_cast<T*>(value_ref.address), count);
+  if (gradient) {
+    const array_ref grad_ref = read_array(grad, "gradient");
+    call.out.gradients = std::span<T>(reinterpret_cast<T*>(grad_ref.address), columns * count);
+  }
+  call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
+  call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
+  call.threads = detail::thread_count(threads);
+  detail::choose_stream(c);
+  call.stream = c.stream;
+  if (device) {
+    table.log_density(call);
+  } else {
+    py::gil_scoped_release unlocked;
+    table.log_density(call);
+  }
+  py::dict r;
+  r["value"] = as_result(c.first(), value);
+  r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), grad, {1, 0})) : py::object(py::none());
+  r["status"] = as_result(c.first(), st.status);
+  r["stats"] = detail::stats_dict(c, st.stats);
+  return detail::simple_namespace(r);
+}
+
+template <class Spec>
+void define_solvers(py::module_& m) {
+  using S = bound_solvers<Spec>;
+  using B = bound_model<Spec>;
+  py::list status_names;
+  for (int s = 0; s < 4; ++s) status_names.append(fluxion::to_string(solve_status(s)));
+  m.attr("status_names") = status_names;
+  m.attr("methods") = py::make_tuple("tsit5", "vern7", "rosenbrock23", "rodas5p");
+  m.def(
+      "integrate",
+      [](const py::object& x0, const py::object& p, const py::object& t_span, const py::object& save_times,
+         const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
+         double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
+         const std::string& policy, const py::object& threads) {
+        auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
+        const method how = detail::method_of(method_name);
+        const gpu_policy pol = detail::policy_of(policy, false);
+        if (c.dtype == 'f') {
+          detail::problem_values<float> pv;
+          detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, adaptive,
+                               step_to_save_times);
+          return S::template integrate<float>(c, pv, how, pol, threads);
+        }
+        detail::problem_values<double> pv;
+        detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, adaptive,
+                             step_to_save_times);
+        return S::template integrate<double>(c, pv, how, pol, threads);
+      },
+      py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("t_span"), py::arg("save_times") = py::none(),
+      py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
+      py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
+      py::arg("adaptive") = true, py::arg("step_to_save_times") = false, py::arg("policy") = "thread",
+      py::arg("threads") = py::none(),
+      "Integrates an ensemble, every trajectory with its own steps, from x0 (B, n_states) with parameters p "
+      "(B, n_params) (either may be one row for all) over t_span, saving at save_times. Returns a namespace "
+      "with saved (B, n_save, n_states), final (B, n_states), status (B,) int32 and stats.");
+  m.attr("has_log_density") = has_log_density<Spec>;
+  m.def(
+      "log_density",
+      [](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
+         const py::object& save_times, const std::string& method_name, double rtol, double atol,
+         const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient,
+         const std::string& policy, const py::object& threads) {
+        auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
+        const method how = detail::method_of(method_name);
+        const gpu_policy pol = detail::policy_of(policy, true);
+        if (c.dtype == 'f') {
+          detail::problem_values<float> pv;
+          detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
+                               false);
+          return S::template log_density<float>(c, pv, data, how, pol, gradient, threads);
+        }
+        detail::problem_values<double> pv;
+        detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
+                             false);
+        return S::template log_density<double>(c, pv, data, how, pol, gradient, threads);
+      },
+      py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
+      py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
+      py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
+      py::arg("gradient") = true, py::arg("policy") = "thread", py::arg("threads") = py::none(),
+      "The log-density of every trajectory given the data (one dict a series of the module's likelihood) and "
+      "the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. A "
+      "trajectory whose integration fails has value -inf, gradient 0, and its status says why.");
+}
+
+}  // namespace fluxion::python
+
+#pragma GCC visibility pop

@@ -1,0 +1,21 @@
+// A Python module's device integrations by explicit methods (tsit5, vern7;
+// a thread or a warp a trajectory), float and double. (Built in a function template: nvcc's
+// generated host code cannot spell a model's type in a non-template function.)
+#include <fluxion/python/cuda_entries.hpp>
+#include <fluxion/python/detail/module_header.hpp>
+
+namespace fluxion::python {
+// Internal linkage: every module has its own tables, and a template named
+// only by T would otherwise be one symbol shared by every module of a process.
+namespace {
+template <class T>
+const solver_entries<T>& cuda_integrator_table() {
+  using spec = ::fluxion_python_module_spec;
+  static const solver_entries<T> t{
+      &detail::cuda_solving<spec, typename spec::template compiled<T>>::integrate_explicit, nullptr, nullptr};
+  return t;
+}
+}  // namespace
+const solver_entries<float>& cuda_integrators(scalar_tag<float>) { return cuda_integrator_table<float>(); }
+const solver_entries<double>& cuda_integrators(scalar_tag<double>) { return cuda_integrator_table<double>(); }
+}  // namespace fluxion::python

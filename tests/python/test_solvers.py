@@ -1,0 +1,168 @@
+"""integrate and log_density from Python, on NumPy and (where a GPU is usable)
+CuPy arrays: every method against a fine fixed-step RK4 of the hand
+transcription (oracle.py), statuses and statistics as arrays, log-densities
+against the oracle's, their gradients against central differences of the
+values, and the refusals of bad problems and data."""
+import functools
+
+import numpy as np
+import pytest
+
+import oracle
+
+SAVE = [0.5, 1.0, 2.0]
+
+
+def ensemble(dtype, batch=5, seed=31):
+    x, p = oracle.random_point(np.random.default_rng(seed), batch)
+    return x.astype(dtype), p.astype(dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def reference(dtype, batch=5, seed=31):
+    """The oracle's trajectory from the ensemble rounded to dtype (computed once)."""
+    x, p = ensemble(dtype, batch, seed)
+    return oracle.integrate(x.astype(np.float64), p.astype(np.float64), SAVE[-1], SAVE)
+
+
+@pytest.mark.parametrize("method", ["tsit5", "vern7", "rosenbrock23", "rodas5p"])
+def test_integrate_every_method(fixture_module, backend, dtype, method):
+    m = fixture_module
+    x, p = ensemble(dtype)
+    tol = 1e-5 if dtype == np.float32 else 1e-9
+    r = m.integrate(backend.asarray(x, dtype), backend.asarray(p, dtype), t_span=(0.0, 2.0), save_times=SAVE,
+                    method=method, rtol=tol, atol=tol)
+    assert isinstance(r.saved, backend.array_type) and r.saved.dtype == dtype
+    assert r.saved.shape == (5, len(SAVE), m.n_states) and r.final.shape == (5, m.n_states)
+    assert r.status.dtype == np.int32 and r.status.shape == (5,)
+    assert (backend.asnumpy(r.status) == 0).all(), backend.asnumpy(r.status)
+    accepted = backend.asnumpy(r.stats["accepted"])
+    assert accepted.shape == (5,) and (accepted > 0).all()
+    if method.startswith("ros"):
+        assert (backend.asnumpy(r.stats["jacobian_evaluations"]) > 0).all()
+    saved_ref, final_ref = reference(dtype)
+    # Rosenbrock23 is second order: it meets a tolerance loosely.
+    limit = {"rosenbrock23": 1e-3 if dtype == np.float32 else 2e-5}.get(method, 2e-3 if dtype == np.float32 else 1e-7)
+    err = np.abs(backend.asnumpy(r.saved) - saved_ref).max() / np.abs(saved_ref).max()
+    assert err <= limit, "%s: relative error %.3g" % (method, err)
+    np.testing.assert_array_equal(backend.asnumpy(r.saved)[:, -1, :], backend.asnumpy(r.final))
+
+
+def test_integrate_statuses_and_problem_errors(fixture_module, backend, dtype):
+    m = fixture_module
+    x, p = ensemble(dtype, batch=3)
+    xd, pd = backend.asarray(x, dtype), backend.asarray(p, dtype)
+    r = m.integrate(xd, pd, t_span=(0.0, 2.0), max_steps=2)
+    assert (backend.asnumpy(r.status) == 1).all() and m.status_names[1] == "max_steps"
+    with pytest.raises(ValueError, match="method must be one of"):
+        m.integrate(xd, pd, t_span=(0.0, 1.0), method="euler")
+    with pytest.raises(ValueError, match="save time 1 .* lies outside the span"):
+        m.integrate(xd, pd, t_span=(0.0, 1.0), save_times=[0.5, 2.0])
+    with pytest.raises(ValueError, match="t_span must be a pair"):
+        m.integrate(xd, pd, t_span=1.0)
+    with pytest.raises(m.ProblemError, match="relative tolerance"):
+        m.integrate(xd, pd, t_span=(0.0, 1.0), rtol=-1.0)
+    with pytest.raises(ValueError, match="x0 has shape"):
+        m.integrate(pd, pd, t_span=(0.0, 1.0))
+
+
+# ---- log_density: the SEIR example (examples/python/seir_module.hpp) ----------
+
+DAYS = [float(d) for d in range(1, 21)]
+TRUTH = np.array([0.6, 0.25, 0.2, 0.3, 12.0])
+
+
+@functools.lru_cache(maxsize=None)
+def seir_case(dtype, batch=4, seed=51):
+    """Initial states, parameters near the truth, counts from the truth (some
+    days missing), and the oracle's log-densities, all computed once."""
+    r = np.random.default_rng(seed)
+    i0 = r.uniform(5, 20, batch)
+    x0 = np.stack([1e5 - i0, np.zeros(batch), i0, np.zeros(batch)], axis=1).astype(dtype)
+    p = (TRUTH * r.uniform(0.8, 1.2, (batch, 5))).astype(dtype)
+    truth_path, _ = oracle.integrate(np.array([[1e5 - 10, 0, 10, 0]]), TRUTH[None, :], DAYS[-1], DAYS,
+                                     steps_per_unit=50, f=oracle.seir_rhs)
+    counts = np.round(TRUTH[3] * TRUTH[1] * truth_path[0, :, 1] * r.uniform(0.7, 1.3, len(DAYS)))
+    mask = np.ones(len(DAYS), dtype=np.uint8)
+    mask[[4, 9, 10]] = 0
+    saved, _ = oracle.integrate(x0.astype(np.float64), p.astype(np.float64), DAYS[-1], DAYS, steps_per_unit=50,
+                                f=oracle.seir_rhs)
+    return x0, p, counts, mask, oracle.seir_log_density(saved, p.astype(np.float64), counts, mask)
+
+
+def test_log_density_and_gradient(seir_module, backend, dtype):
+    m = seir_module
+    assert m.has_log_density
+    x0, p, counts, mask, ref = seir_case(dtype)
+    data = [{"values": counts, "mask": mask}]
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    d = m.log_density(xd, pd, data=data, t_span=(0.0, DAYS[-1]), save_times=DAYS, rtol=tol, atol=tol)
+    assert isinstance(d.value, backend.array_type) and d.value.dtype == dtype and d.value.shape == (4,)
+    assert d.gradient.shape == (4, m.n_params + m.n_states)
+    assert (backend.asnumpy(d.status) == 0).all()
+    rel = 1e-4 if dtype == np.float32 else 1e-7
+    assert np.abs(backend.asnumpy(d.value) - ref).max() <= rel * np.abs(ref).max()
+    # The gradient against central differences of the float64 values.
+    if dtype == np.float64:
+        g = backend.asnumpy(d.gradient)
+        for j in range(m.n_params + m.n_states):
+            base = x0[0, j - m.n_params] if j >= m.n_params else p[0, j]
+            step = 1e-6 * max(1.0, abs(float(base)))
+            vals = []
+            for sign in (1, -1):
+                xx, pp = x0.copy(), p.copy()
+                if j < m.n_params:
+                    pp[:, j] += sign * step
+                else:
+                    xx[:, j - m.n_params] += sign * step
+                vals.append(backend.asnumpy(m.log_density(backend.asarray(xx, dtype), backend.asarray(pp, dtype),
+                                                          data=data, t_span=(0.0, DAYS[-1]), save_times=DAYS,
+                                                          rtol=1e-12, atol=1e-12, gradient=False).value))
+            fd = (vals[0] - vals[1]) / (2 * step)
+            assert np.abs(g[:, j] - fd).max() <= 1e-5 * max(1.0, np.abs(fd).max()), (j, g[:, j], fd)
+    # Without the gradient: the same values.
+    v = m.log_density(xd, pd, data=data, t_span=(0.0, DAYS[-1]), save_times=DAYS, rtol=tol, atol=tol, gradient=False)
+    assert v.gradient is None
+    np.testing.assert_allclose(backend.asnumpy(v.value), backend.asnumpy(d.value),
+                               rtol=1e-3 if dtype == np.float32 else 1e-8)
+    if backend.name == "cupy":
+        for policy in ("lanes", "adjoint"):
+            w = m.log_density(xd, pd, data=data, t_span=(0.0, DAYS[-1]), save_times=DAYS, rtol=tol, atol=tol,
+                              policy=policy)
+            np.testing.assert_allclose(backend.asnumpy(w.value), backend.asnumpy(d.value),
+                                       rtol=1e-4 if dtype == np.float32 else 1e-7)
+            scale = np.abs(backend.asnumpy(d.gradient)).max()
+            assert np.abs(backend.asnumpy(w.gradient) - backend.asnumpy(d.gradient)).max() <= (
+                1e-2 if dtype == np.float32 else 1e-5) * scale, policy
+
+
+def test_log_density_failures_and_data_errors(seir_module, backend, dtype):
+    m = seir_module
+    x0, p, counts, mask, _ = seir_case(dtype)
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    good = [{"values": counts, "mask": mask}]
+    span = dict(t_span=(0.0, DAYS[-1]), save_times=DAYS)
+    d = m.log_density(xd, pd, data=good, max_steps=2, **span)
+    assert (backend.asnumpy(d.status) == 1).all()
+    assert np.isneginf(backend.asnumpy(d.value)).all() and (backend.asnumpy(d.gradient) == 0).all()
+    # Right-censored days ("more than 40"): finite, and a tuple of series is a sequence too.
+    censored = (dict(values=np.minimum(counts, 40.0), mask=mask, censoring=2 * (counts > 40)),)
+    c = m.log_density(xd, pd, data=censored, **span)
+    assert np.isfinite(backend.asnumpy(c.value)).all()
+    bad = [
+        (ValueError, "the likelihood has 1 series but 2", good + good),
+        (ValueError, r"data\[0\] has an unknown key 'value'", [{"value": counts}]),
+        (ValueError, r"data\[0\]\['mask'\] has 2 values but 'values' has 20", [{"values": counts, "mask": [1, 1]}]),
+        (ValueError, r"censoring.*must be 0", [{"values": counts, "censoring": [5] * len(DAYS)}]),
+        (ValueError, r"data\[0\]\['mask'\]\[1\] must be 0 \(missing\) or 1", [{"values": counts, "mask": [1, 2] + [1] * 18}]),
+        (TypeError, r"data\[0\] must be a dict", [counts]),
+        (TypeError, r"data must be a sequence", 5),
+    ]
+    for kind, pattern, data in bad:
+        with pytest.raises(kind, match=pattern):
+            m.log_density(xd, pd, data=data, **span)
+    with pytest.raises(ValueError, match="explicit method"):
+        m.log_density(xd, pd, data=good, method="rodas5p", **span)
+    with pytest.raises(ValueError, match="time span must be finite"):
+        m.log_density(xd, pd, data=good, t_span=(0.0, float("nan")), save_times=DAYS)
