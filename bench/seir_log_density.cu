@@ -6,8 +6,9 @@
 //
 //   fluxion-bench-seir-log-density OUTDIR [N]
 //
-// Writes OUTDIR/seir_data.csv (the data, for bench/peers/seir_log_density_jax.py)
-// first. The parameter sets and the host part: bench/seir_bench.hpp. Variants: "full" (the example's
+// Writes OUTDIR/seir_data.csv (the data, for bench/peers/seir_log_density_jax.py
+// and bench/python_bench.py) and OUTDIR/seir_sets.f64 (the initial states and
+// parameter sets, for bench/python_bench.py) first. The parameter sets and the host part: bench/seir_bench.hpp. Variants: "full" (the example's
 // data) and "exact" (the censored days masked too: what a peer without
 // differentiable censoring sees).
 #include <fluxion/cuda.hpp>
@@ -166,6 +167,17 @@ int main(int argc, char** argv) {
       std::fprintf(f, "%zu,%.17g,%d,%d\n", d + 1, data.values[d].value, int(data.mask[d]),
                    int(data.values[d].kind == fx::censoring::right));
     std::fclose(f);
+  }
+  // The parameter sets and initial states (double, [parameter][set] and
+  // [state][set]), so that bench/python_bench.py evaluates the same ones.
+  {
+    std::vector<double> x0, p;
+    parameter_sets(n, x0, p);
+    if (std::FILE* f = std::fopen((out + "/seir_sets.f64").c_str(), "wb")) {
+      std::fwrite(x0.data(), sizeof(double), x0.size(), f);
+      std::fwrite(p.data(), sizeof(double), p.size(), f);
+      std::fclose(f);
+    }
   }
   for (const char* variant : {"full", "exact"}) {
     gpu<double>(n, data, variant);
