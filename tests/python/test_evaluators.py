@@ -139,6 +139,10 @@ def test_strided_batches_follow_the_flat_layout(fixture_module, backend, dtype):
     np.testing.assert_array_equal(backend.asnumpy(shared)[0], ref[0])
     shared1 = m.rhs(2.0, backend.asarray(x, dtype), backend.asarray(p[:1], dtype))
     np.testing.assert_array_equal(backend.asnumpy(shared1), backend.asnumpy(shared))
+    # A batch that repeats one row (stride 0 between instances) is read in place too.
+    repeated = xp.broadcast_to(backend.asarray(p[0], dtype), (9, m.n_params))
+    np.testing.assert_array_equal(backend.asnumpy(m.rhs(2.0, backend.asarray(x, dtype), repeated)),
+                                  backend.asnumpy(shared))
     # out= a strided array the caller owns.
     target = xp.full((9, m.n_states + 2), -7.0, dtype=dtype)
     got = m.rhs(2.0, backend.asarray(x, dtype), backend.asarray(p, dtype), out=target[:, 1:1 + m.n_states])
@@ -194,6 +198,10 @@ def test_refusals_name_the_argument_and_write_nothing(fixture_module, backend, d
         (ValueError, r"out overlaps the memory of x", lambda: m.rhs(0.0, xd, pd, out=xd)),
         (ValueError, r"negative stride", lambda: m.rhs(0.0, xd[::-1], pd, out=out)),
         (ValueError, r"jacobian must be one of", lambda: m.jacobian_pattern("q")),
+        (ValueError, r"x repeats one value across its elements",
+         lambda: m.rhs(0.0, xp.broadcast_to(xp.asarray(1.0, dtype=dtype), (4, n)), pd, out=out)),
+        (TypeError, r"threads must be an int", lambda: m.rhs(0.0, xd, pd, out=out, threads=1.5)),
+        (ValueError, r"threads must be at least 1", lambda: m.rhs(0.0, xd, pd, out=out, threads=0)),
     ]
     if backend.name == "numpy":
         ro = np.zeros((4, n), dtype=dtype)

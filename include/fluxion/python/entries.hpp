@@ -127,8 +127,9 @@ FLUXION_PYTHON_TABLE const solver_entries<double>& cuda_stiff_integrators(scalar
 FLUXION_PYTHON_TABLE const solver_entries<float>& cuda_log_densities(scalar_tag<float>);
 FLUXION_PYTHON_TABLE const solver_entries<double>& cuda_log_densities(scalar_tag<double>);
 // The CUDA runtime seen from the module unit (which does not include it):
-// the device of a pointer (-1: not device memory), and the error text.
+// the device of a pointer (-1: not device memory), and making a device the
+// current one (returns the one that was, for putting it back).
 FLUXION_PYTHON_TABLE int cuda_device_of(const void* pointer);
-FLUXION_PYTHON_TABLE void cuda_check_device(int device);
+FLUXION_PYTHON_TABLE int cuda_use_device(int device);
 
 }  // namespace fluxion::python

@@ -123,15 +123,24 @@ inline void check_alignment(const array_ref& a, std::size_t itemsize) {
 
 // A read-only batch of `count` instances of n elements from a (n,) or (B, n)
 // array (B of 1: every instance reads it).
+// A zero stride between the elements of an instance (a broadcast value,
+// numpy.broadcast_to) is refused: elements are distinct values of the layout.
+inline std::ptrdiff_t element_stride(const array_ref& a, std::ptrdiff_t es, std::size_t n) {
+  if (es == 0 && n > 1)
+    throw py::value_error(a.argument + " repeats one value across its elements (stride 0 in its last dimension); "
+                          "pass numpy.ascontiguousarray (or cupy's) of it");
+  return es > 0 ? es : 1;
+}
+
 template <class T>
 batch<const T> input_batch(const array_ref& a, std::size_t n, std::size_t count) {
   check_strides(a);
   check_alignment(a, sizeof(T));
-  const std::ptrdiff_t es = a.ndim == 1 ? a.strides[0] : a.strides[1];
+  const std::ptrdiff_t es = element_stride(a, a.ndim == 1 ? a.strides[0] : a.strides[1], n);
   const std::ptrdiff_t is = (a.ndim == 1 || a.shape[0] == 1) ? 0 : a.strides[0];
   const std::size_t extent =
       n == 0 || count == 0 ? 0 : std::size_t(std::ptrdiff_t(count - 1) * is + std::ptrdiff_t(n - 1) * es + 1);
-  return fluxion::strided(std::span<const T>(reinterpret_cast<const T*>(a.address), extent), es > 0 ? es : 1, is);
+  return fluxion::strided(std::span<const T>(reinterpret_cast<const T*>(a.address), extent), es, is);
 }
 
 // Whether the elements of a state-like input lie batch-fastest (a transposed
@@ -207,7 +216,7 @@ batch<T> output_batch(const output_array& o, bool batched, std::size_t count, st
   const int first = batched ? 1 : 0;
   std::ptrdiff_t es = 1;
   if (a.ndim > first) {
-    es = a.strides[std::size_t(a.ndim - 1)];
+    es = element_stride(a, a.strides[std::size_t(a.ndim - 1)], elements);
     // Inner dimensions must collapse into one run of stride es.
     std::ptrdiff_t run = es;
     for (int d = a.ndim - 1; d > first; --d) {
@@ -219,12 +228,14 @@ batch<T> output_batch(const output_array& o, bool batched, std::size_t count, st
   const std::ptrdiff_t is = batched ? a.strides[0] : std::ptrdiff_t(elements);
   const std::size_t extent =
       elements == 0 || count == 0 ? 0 : std::size_t(std::ptrdiff_t(count - 1) * is + std::ptrdiff_t(elements - 1) * es + 1);
-  return fluxion::strided(std::span<T>(reinterpret_cast<T*>(a.address), extent), es > 0 ? es : 1, is);
+  return fluxion::strided(std::span<T>(reinterpret_cast<T*>(a.address), extent), es, is);
 }
 
 inline unsigned thread_count(const py::object& threads) {
   static const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   if (threads.is_none()) return hardware;
+  if (!py::isinstance<py::int_>(threads))
+    throw py::type_error("threads must be an int, got " + detail::type_text(threads));
   const long n = threads.cast<long>();
   if (n < 1) throw py::value_error("threads must be at least 1, got " + std::to_string(n));
   return unsigned(n);
@@ -244,11 +255,11 @@ inline double time_value(const py::handle& t, const char* name = "t") {
 }
 
 // The stream and device of a GPU call: the package's current stream on the
-// arrays' device, which must be the package's current device.
+// arrays' device, which must be the package's current device (CuPy), or the
+// tensors' device (PyTorch). Decided before any output is made.
 inline void choose_stream(call_arrays& c) {
   if (c.device < 0) return;
 #if defined(FLUXION_PYTHON_WITH_CUDA)
-  cuda_check_device(c.device);
   if (c.family == array_family::cupy) {
     py::module_ cupy = py::module_::import("cupy");
     const int current = cupy.attr("cuda").attr("runtime").attr("getDevice")().cast<int>();
@@ -269,6 +280,35 @@ inline void choose_stream(call_arrays& c) {
   }
 #endif
 }
+
+// The arrays' device made the CUDA runtime's current one for a launch, and
+// the one before put back after it (a PyTorch tensor may live on another
+// device than the current one; the package's own state is left as it was).
+class device_scope {
+ public:
+  explicit device_scope(int device) {
+#if defined(FLUXION_PYTHON_WITH_CUDA)
+    if (device >= 0) previous_ = cuda_use_device(device);
+#else
+    (void)device;
+#endif
+  }
+  ~device_scope() {
+#if defined(FLUXION_PYTHON_WITH_CUDA)
+    if (previous_ >= 0) {
+      try {
+        cuda_use_device(previous_);
+      } catch (...) {
+      }
+    }
+#endif
+  }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
 
 inline py::object simple_namespace(py::dict fields) {
   return py::module_::import("types").attr("SimpleNamespace")(**fields);
@@ -360,12 +400,13 @@ class bound_model {
         break;
     }
     if (inner.empty()) inner = {std::ptrdiff_t(elements)};
-    const auto o = detail::make_output<T>(c, out, inner, detail::batch_fastest(c.inputs[0]));
-    call.out = detail::output_batch<T>(o, c.batched, c.count, elements);
     call.threads = detail::thread_count(threads);
     detail::choose_stream(c);
     call.stream = c.stream;
+    const auto o = detail::make_output<T>(c, out, inner, detail::batch_fastest(c.inputs[0]));
+    call.out = detail::output_batch<T>(o, c.batched, c.count, elements);
     if (device) {
+      detail::device_scope on(c.device);
       fn(call);
     } else {
       py::gil_scoped_release unlocked;

@@ -156,6 +156,9 @@ struct bound_solvers {
     call.count = count;
     call.x0 = detail::input_batch<T>(c.inputs[0], n, count);
     call.p = detail::input_batch<T>(c.inputs[1], B::n_params, count);
+    call.threads = detail::thread_count(threads);
+    detail::choose_stream(c);
+    call.stream = c.stream;
     const char* dt = c.dtype == 'f' ? "float32" : "float64";
     // [save][state][trajectory] and [state][trajectory], as the C++ results.
     py::object saved = new_array(c.first(), dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
@@ -166,12 +169,10 @@ struct bound_solvers {
     call.out.final_state = std::span<T>(reinterpret_cast<T*>(final_ref.address), n * count);
     call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
     call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
-    call.threads = detail::thread_count(threads);
-    detail::choose_stream(c);
-    call.stream = c.stream;
     const auto& table = B::template solvers<T>(device);
     const auto integrate = is_stiff(how) ? table.integrate_stiff : table.integrate;
     if (device) {
+      detail::device_scope on(c.device);
       integrate(call);
     } else {
       py::gil_scoped_release unlocked;
@@ -287,6 +288,9 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   call.count = count;
   call.x0 = detail::input_batch<T>(c.inputs[0], B::n_states, count);
   call.p = detail::input_batch<T>(c.inputs[1], B::n_params, count);
+  call.threads = detail::thread_count(threads);
+  detail::choose_stream(c);
+  call.stream = c.stream;
   const char* dt = c.dtype == 'f' ? "float32" : "float64";
   py::object value = new_array(c.first(), dt, {py::ssize_t(count)});
   py::object grad = gradient ? new_array(c.first(), dt, {py::ssize_t(columns), py::ssize_t(count)}) : py::object(py::none());
@@ -299,10 +303,8 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   }
   call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
   call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
-  call.threads = detail::thread_count(threads);
-  detail::choose_stream(c);
-  call.stream = c.stream;
   if (device) {
+    detail::device_scope on(c.device);
     table.log_density(call);
   } else {
     py::gil_scoped_release unlocked;

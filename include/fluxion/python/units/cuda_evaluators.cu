@@ -28,9 +28,10 @@ int cuda_device_of(const void* pointer) {
   return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) ? a.device : -1;
 }
 
-void cuda_check_device(int device) {
+int cuda_use_device(int device) {
   int current = -1;
   fluxion::detail::check_cuda(cudaGetDevice(&current), "cudaGetDevice");
   if (current != device) fluxion::detail::check_cuda(cudaSetDevice(device), "cudaSetDevice to the arrays' device");
+  return current;
 }
 }  // namespace fluxion::python
