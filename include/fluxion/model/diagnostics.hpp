@@ -35,6 +35,10 @@ FLUXION_DIAGNOSTIC(symbol_not_declared_in_model,
 FLUXION_DIAGNOSTIC(alias_depends_on_itself,
                    "an alias depends on itself through its own body or other aliases; aliases must "
                    "form a chain without cycles (the alias is this template's argument).")
+FLUXION_DIAGNOSTIC(alias_shape_is_not_its_free_index_variables,
+                   "an alias declared with a shape, fx::alias<\"name\">(vars...)(body), must name each free "
+                   "index variable of its body exactly once, in the order its elements are read by "
+                   "name(vars...) (the alias is this template's argument).")
 FLUXION_DIAGNOSTIC(two_symbols_with_one_name,
                    "two different symbols of the model have one name; states, parameters, aliases "
                    "and observables need distinct names (the name is this template's argument).")

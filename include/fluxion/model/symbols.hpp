@@ -5,8 +5,10 @@
 //   constexpr fx::param<"beta", patch> beta;        // local to each patch
 //   constexpr fx::param<"sigma"> sigma;             // shared scalar
 //   constexpr auto N = fx::alias<"N">(fx::sum(k, S(p, k)));   // shaped by its free variable p
+//   constexpr auto F = fx::alias<"F">(c, k)(fx::where(k == 0, a(c), b(c) * S(c, k)));   // shape (c, k) declared
 #include <type_traits>
 
+#include <fluxion/model/diagnostics.hpp>
 #include <fluxion/symbolic/lower.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/traverse.hpp>
@@ -55,7 +57,9 @@ struct spaces_of_vars<type_list<V...>> {
 }  // namespace detail
 
 // A named intermediate expression. Its shape is given by the free index
-// variables of its body, in order of first appearance: `N(q)` reads the
+// variables of its body: in the order declared by fx::alias<"F">(c, k)(body),
+// or else in order of first appearance in the body (index conditions
+// included: where(k == 0, a(c), ...) is shaped (k, c)). `N(q)` reads the
 // element of N where the body's p is q. Evaluated once per call.
 template <fixed_string Name, class Body, class Vars = free_vars_t<Body>>
 struct alias_symbol {
@@ -78,9 +82,45 @@ struct alias_symbol {
 };
 
 template <fixed_string Name, class Body>
-  requires expression<Body>
+  requires(expression<Body> && !index_variable<Body>)
 constexpr auto alias(Body body) {
   return alias_symbol<Name, Body>{body};
+}
+
+namespace detail {
+// How often T occurs in a list.
+template <class T, class L>
+struct occurrences;
+template <class T, class... Ts>
+struct occurrences<T, type_list<Ts...>> : std::integral_constant<int, (int(same_type<T, Ts>) + ... + 0)> {};
+
+// fx::alias<"F">(c, k): the alias's shape, waiting for its body. The
+// declared variables must be the body's free ones, each once.
+template <fixed_string Name, class... V>
+struct shaped_alias {
+  template <class Body>
+    requires expression<Body>
+  constexpr auto operator()(Body body) const {
+    using declared = type_list<V...>;
+    using found = free_vars_t<Body>;
+    constexpr bool each_once = ((occurrences<V, declared>::value == 1) && ...);
+    constexpr bool same_set = sizeof...(V) == found::size && (contains<found, V>::value && ...);
+    if constexpr (each_once && same_set) {
+      return alias_symbol<Name, Body, declared>{body};
+    } else {
+      (void)diagnostics::alias_shape_is_not_its_free_index_variables<Name>{};
+      return alias_symbol<Name, Body>{body};
+    }
+  }
+};
+}  // namespace detail
+
+// An alias of declared shape: fx::alias<"F">(c, k)(body) is shaped (c, k)
+// whatever the order its body first reads c and k in.
+template <fixed_string Name, index_variable... V>
+  requires(sizeof...(V) > 0)
+constexpr auto alias(V...) {
+  return detail::shaped_alias<Name, V...>{};
 }
 
 template <class A>
