@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The SEIR example's figure for docs/inference.md, as SVG (no plotting
+"""The SEIR example's figure for docs/guide/fitting.md, as SVG (no plotting
 library needed): the synthetic data (missing days shaded, right-censored
 days drawn as triangles at the cap), the MAP fit's mean reported incidence
 and the 5-95% band of 200 replayed posterior-predictive draws, from the CSV

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The side-by-side tables of docs/performance.md, from the JSON lines of one
+"""The side-by-side tables of docs/reference/performance.md, from the JSON lines of one
 device run (bench/run_device.sh) and one host run (bench/run_host.sh).
 
     python3 bench/ratios.py [--device DIR] [--host DIR]

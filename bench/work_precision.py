@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Work-precision diagram of the ensemble solvers on the GPU (issue 15,
-docs/solvers.md): Lorenz (Model B of BENCHMARKS.md), N trajectories with the
+docs/guide/solving.md): Lorenz (Model B of BENCHMARKS.md), N trajectories with the
 shared peers' inputs (ode_peers.py: seed 3, u0 in [0.5, 1.5]^3, (sigma, rho,
 beta) in [5, 15] x [20, 30] x [2, 3]), t in [0, 1], float64, final states only.
 

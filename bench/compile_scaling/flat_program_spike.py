@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A measurement for the lowering redesign (docs/performance.md, "What cicc
-pays for: device functions"): prints a CUDA unit in which a synthetic model
+"""A measurement for the lowering redesign (docs/reference/performance.md, "Compile cost"):
+prints a CUDA unit in which a synthetic model
 of N nodes is a flat constexpr program (built by constexpr code from a seed,
 as a library would build it from a model) evaluated by one device function
 template instantiation per node (straight-line code after inlining).
@@ -16,7 +16,7 @@ instantiates one per node or per element does not reach 15 s.
 
 prints the same program written out as plain CUDA, one statement a node in
 one kernel, no templates: what a build step that generates the device code
-would hand nvcc (docs/performance.md, "Where the targets stand"). This VM:
+would hand nvcc (docs/reference/performance.md, "Compile cost"). This VM:
 3.5 s of nvcc CPU at 5,000 nodes, against 46.6 s for the template form."""
 import sys
 N = int(sys.argv[1]); NX = 150; NP = 80; NOUT = 150

@@ -229,7 +229,7 @@ TEST_CASE("Rosenbrock methods in lanes read their own time and d rhs / dt: Proth
   const auto r = fx::host::integrate(M{}, fx::rodas5p{}, pr, B, fx::soa(std::as_const(x0)), fx::soa(std::as_const(p)));
   for (std::size_t i = 0; i < B; ++i)
     for (std::size_t s = 0; s < ts.size(); ++s) {
-      // Between steps Rodas5P's interpolant is looser on very stiff lanes (docs/solvers.md): 1e-3 there.
+      // Between steps Rodas5P's interpolant is looser on very stiff lanes (docs/guide/solving.md): 1e-3 there.
       const double exact = std::sin(ts[s]) + x0[i] * std::exp(p[i] * ts[s]);
       CHECK_THAT(r.saved(s, 0, i), WithinAbs(exact, p[i] < -1e3 ? 1e-3 : 1e-6));
     }

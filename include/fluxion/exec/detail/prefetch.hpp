@@ -4,7 +4,7 @@
 // the batch driver spreads them over the transposes of the group in hand.
 // Issued at once, a group's ~200 requests stall the loads behind them (Model
 // A beyond L2: no faster than none); spread, they save about a tenth of the
-// time (see docs/performance.md). A request never faults, so a span may
+// time (see docs/reference/performance.md). A request never faults, so a span may
 // extend past what the caller owns by the part of a line. Host only.
 #include <cstddef>
 #include <cstdint>
