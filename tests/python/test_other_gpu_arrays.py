@@ -62,8 +62,11 @@ def test_torch_tensors_in_place(fixture_module, dtype):
     r = m.integrate(xt, pt, t_span=(0.0, 1.0), save_times=[0.5, 1.0])
     assert isinstance(r.saved, torch.Tensor) and (r.status.cpu().numpy() == 0).all()
     # A host tensor is not read (no copy, no CPU fallback): pass numpy.asarray of it.
-    with pytest.raises(TypeError, match="p must be a NumPy array or a GPU array"):
+    with pytest.raises(TypeError, match=r"p must be a NumPy array or a GPU array .*pass p.numpy\(\)"):
         m.rhs(1.5, xt, pt.cpu())
+    # A tensor that requires grad exports no memory: detach it.
+    with pytest.raises(TypeError, match=r"requires grad .*x.detach\(\)"):
+        m.rhs(1.5, xt.clone().requires_grad_(True), pt)
 
 
 def test_jax_arrays_in_place(fixture_module, dtype):

@@ -175,9 +175,14 @@ inline array_ref read_array(const py::handle& o, const std::string& name) {
     return a;
   }
   std::string hint;
+  const std::string module = py::type::handle_of(o).attr("__module__").cast<std::string>();
   if (py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o) || py::isinstance<py::float_>(o) ||
       py::isinstance<py::int_>(o))
     hint = " (wrap it with numpy.asarray(..., dtype=numpy.float64) or float32)";
+  else if (module.rfind("torch", 0) == 0 && py::hasattr(o, "is_cuda") && o.attr("is_cuda").cast<bool>())
+    hint = " (a CUDA tensor that requires grad exports no memory: pass " + name + ".detach())";
+  else if (module.rfind("torch", 0) == 0)
+    hint = " (a PyTorch tensor on the CPU: pass " + name + ".numpy(), read in place)";
   else if (py::hasattr(o, "__dlpack__") || py::hasattr(o, "__array__"))
     hint = " (a host array of another library: pass numpy.asarray(...) of it; a GPU array must export "
            "__cuda_array_interface__)";
