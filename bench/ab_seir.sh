@@ -2,7 +2,7 @@
 # On a GPU machine: the SEIR log-density benchmark (bench/seir_log_density.cu)
 # built against several header trees and macro settings, run alternately in
 # one invocation, with each adjoint kernel's duration under Nsight Compute:
-# how the ninth session compared its changes (docs/inference-gpu-history.md).
+# how the adjoint kernels' changes are compared (docs/guide/fitting.md).
 #   bash bench/ab_seir.sh OUTDIR NAME=INCLUDE_DIR[:NVCC FLAGS] ...
 # e.g., against the headers of an earlier commit (git archive C include | tar -x -C /tmp/base):
 #   bash bench/ab_seir.sh /tmp/ab base=/tmp/base/include new=include \

@@ -10,8 +10,8 @@ then anywhere:
 prints the stall reasons' shares, the source lines (from both.csv) and the
 SASS instructions with the most samples of the reason (all samples by
 default), each instruction with the ones before it (the load a stalled
-instruction waits for is usually among them). How docs/inference-gpu-history.md's
-stall figures (ninth session) were found.
+instruction waits for is usually among them). How the stall figures of the
+SEIR adjoint's kernels (docs/guide/fitting.md) were found.
 """
 import argparse
 import collections

@@ -110,7 +110,7 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
 // coalesce. Tuning knobs: FLUXION_ADJOINT_RECORDS_CONTIGUOUS keeps each
 // trajectory's step records together, FLUXION_ADJOINT_SAVES_CONTIGUOUS its
 // saved states too. Both were slower on the SEIR example (H100, double:
-// 4.4 and 4.7 ms against 3.8; bench/results/2026-12-06-h100-4c1a04f).
+// 4.4 and 4.7 ms against 3.8; bench/ab_seir.sh compares such builds).
 template <class M, class T>
 __device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_t b, std::size_t count,
                                                             std::size_t n_save, std::int32_t steps) {
@@ -147,7 +147,7 @@ __device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_
 // (at most 85 registers a thread): its time is the latency of the censored
 // terms' continued fractions, which more resident warps hide (the SEIR
 // example's gradient, H100, f64: 4.55 ms with 150 registers, 4.28 with 80,
-// 4.26 with 7 blocks; bench/results/2026-12-05-h100-224e27f).
+// 4.26 with 7 blocks).
 #ifndef FLUXION_ADJOINT_FORWARD_MIN_BLOCKS
 #  define FLUXION_ADJOINT_FORWARD_MIN_BLOCKS 1
 #endif
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
 // whichever thread runs it. A warp's lanes with the same count take their
 // places with one atomic (warp-aggregated). On the SEIR example (23 to 61
 // steps) it costs 3.5% (H100, double): sorted warps share no sectors of the
-// interleaved tape (bench/results/2026-12-06-h100-4c1a04f). The kernels are
+// interleaved tape (docs/guide/fitting.md). The kernels are
 // templates (over the index type, std::uint32_t) so that every translation
 // unit may define them.
 __device__ inline unsigned step_bin(std::int32_t steps, std::int32_t recorded_steps) {

@@ -42,14 +42,14 @@ namespace fluxion {
 // pass takes the trajectories in order of their accepted steps, most first,
 // so that the lanes of a warp run as many steps each (the results are the
 // same bit for bit; the host ignores it). Off by default: on the SEIR
-// example, whose step counts spread 23 to 61, it costs 3.5%
-// (docs/inference-gpu-history.md).
+// example, whose step counts spread 23 to 61, it is slower
+// (docs/guide/fitting.md).
 // aligned_backward: on the GPU, every lane of a warp starts its backward
 // pass from the last record of the warp's longest trajectory (passing over
 // the records it does not have), so that the lanes load the same record
 // together (the results are the same bit for bit; the host ignores it).
 // On by default: on the SEIR example it takes the f64 gradient from 3.83 to
-// 3.60 ms on an H100 (docs/inference-gpu-history.md).
+// 3.60 ms on an H100 (docs/guide/fitting.md).
 // max_chunk: on the GPU, at most this many trajectories' tapes at once (0:
 // as many as half the free device memory holds, chunking beyond); a bound
 // for a program that shares the device. The results do not depend on it.

@@ -302,8 +302,7 @@ struct adaptive_driver {
     // read a save time before it is compared, instead of a dependent global
     // load at every step, on which the SEIR adjoint's forward kernel sat in
     // 55% of its stall samples (Nsight Compute, H100). That kernel's time
-    // did not move: its stalls went to the registers of its tape stores
-    // (docs/inference-gpu-history.md).
+    // did not move: its stalls went to the registers of its tape stores.
     T next_time = saves && n_save > 0 ? o.save_times[0] : T(0);
     T after_time = saves && n_save > 1 ? o.save_times[1] : T(0);
     const auto passed = [&] {

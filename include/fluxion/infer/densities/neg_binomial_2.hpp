@@ -47,7 +47,7 @@ struct neg_binomial_2 {
   // A call on the device, as is tail_partials: inlined at the seven places
   // that reach it (the exact term, each tail's rate, each side of an
   // interval), it tripled the SEIR adjoint's terms kernel, whose warps then
-  // waited on instruction fetch (docs/inference-gpu-history.md).
+  // waited on instruction fetch (Nsight Compute, H100).
   template <class T>
   FLUXION_HOST_DEVICE_CALL static T log_density(detail::special::real_of<T> y, T mu, T phi) {
     namespace sp = detail::special;
