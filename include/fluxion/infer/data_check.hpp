@@ -40,6 +40,14 @@ std::string show_value(T v) {
   return std::string(buf, r.ptr);
 }
 
+// A null pointer with a length (std::span(nullptr, k)) has no values to read.
+inline void check_not_null(std::string_view name, const char* field, const void* data, std::size_t size) {
+  if (data == nullptr && size > 0)
+    throw data_error(std::string(name), data_error::no_index,
+                     std::string("the ") + field + " are a null pointer with a length of " + std::to_string(size) +
+                         " (no value can be read)");
+}
+
 inline void check_mask_length(std::string_view name, std::size_t values, std::span<const unsigned char> mask) {
   if (!mask.empty() && mask.size() != values)
     throw data_error(std::string(name), data_error::no_index,
@@ -75,6 +83,8 @@ std::string observation_problem(T v, data_kind kind) {
 template <class T>
 void check_observations(std::string_view name, std::span<const T> data, std::span<const unsigned char> mask,
                         data_kind kind) {
+  detail::check_not_null(name, "values", data.data(), data.size());
+  detail::check_not_null(name, "mask entries", mask.data(), mask.size());
   detail::check_mask_length(name, data.size(), mask);
   for (std::size_t k = 0; k < data.size(); ++k) {
     if (!mask.empty() && mask[k] == 0) continue;
@@ -116,9 +126,12 @@ void check_binomial_observations(std::string_view name, const Data& successes, c
     throw data_error(std::string(name), data_error::no_index,
                      "the trials series has " + std::to_string(std::size(trials)) +
                          " values but the successes series has " + std::to_string(size));
-  detail::check_mask_length(name, size, mask);
   const auto* y = std::data(successes);
   const auto* n = std::data(trials);
+  detail::check_not_null(name, "successes", y, size);
+  detail::check_not_null(name, "trials", n, size);
+  detail::check_not_null(name, "mask entries", mask.data(), mask.size());
+  detail::check_mask_length(name, size, mask);
   for (std::size_t k = 0; k < size; ++k) {
     if (!mask.empty() && mask[k] == 0) continue;
     std::string problem = detail::observation_problem(n[k], data_kind::count);

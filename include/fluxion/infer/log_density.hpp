@@ -39,8 +39,10 @@
 // or censored, fluxion/infer/censoring.hpp), an optional mask (0: missing,
 // the value is not read), trials where the family needs them; checked on the
 // host before any work (fluxion::data_error names the series and the time
-// index; fluxion::layout_error for buffers; fluxion::problem_error for the
-// problem).
+// index, an observation's censoring kind included; fluxion::layout_error for
+// buffers, and for results too large to allocate; fluxion::problem_error for
+// the problem, and for a prior on no parameter of the model or with invalid
+// hyperparameters, such as a normal sd <= 0 or NaN).
 //
 // A trajectory whose integration does not succeed (status other than
 // success) has log-density -inf and gradient 0: a sampler rejects it, an
@@ -50,6 +52,7 @@
 // whose initial state is a function of parameters chain it (dx0/dp^T grad).
 // Unconstrained parameters: fluxion/infer/transforms.hpp gives each prior's
 // transform and its log-Jacobian to chain with these gradients.
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -65,6 +68,7 @@
 #include <fluxion/infer/data_error.hpp>
 #include <fluxion/infer/densities.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/infer/priors.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/layout/error.hpp>
@@ -412,6 +416,9 @@ struct series_checker {
                          "parameter index " + std::to_string(sr.parameters[e]) + " (the " + Family::name +
                              " density's parameter " + std::to_string(e + 1) + ") is not among the model's " +
                              std::to_string(M::n_params) + " parameters");
+    check_not_null(name, "values", d.values.data(), d.values.size());
+    check_not_null(name, "mask entries", d.mask.data(), d.mask.size());
+    check_not_null(name, "trials", d.trials.data(), d.trials.size());
     if (d.values.size() != n_save)
       throw data_error(name, data_error::no_index,
                        "the series has " + std::to_string(d.values.size()) + " values but the problem has " +
@@ -434,6 +441,11 @@ struct series_checker {
         problem = observation_problem(d.trials[s], data_kind::count);
         if (!problem.empty()) throw data_error(name, s, "trials: " + problem);
       }
+      if (ob.kind != censoring::none && ob.kind != censoring::left && ob.kind != censoring::right &&
+          ob.kind != censoring::interval)
+        throw data_error(name, s,
+                         "the censoring kind " + std::to_string(int(ob.kind)) +
+                             " is not one of none (0), left (1), right (2) or interval (3)");
       if (ob.kind == censoring::none) {
         problem = observation_problem(ob.value, Family::data);
         if (problem.empty() && takes_trials<Family> && d.trials[s] < ob.value)
@@ -449,6 +461,74 @@ struct series_checker {
   }
 };
 
+// What is wrong with a prior's hyperparameters (empty: nothing), for the
+// priors of fluxion/infer/priors.hpp; another prior type is not checked.
+// Bad hyperparameters would give every trajectory a NaN log-density.
+struct hyperparameter_check {
+  std::string problem;
+  template <class R>
+  hyperparameter_check& finite(const char* prior, const char* what, R v) {
+    if (problem.empty() && !std::isfinite(double(v)))
+      problem = std::string("the ") + prior + " prior's " + what + " must be finite, got " + show_value(v);
+    return *this;
+  }
+  template <class R>
+  hyperparameter_check& positive(const char* prior, const char* what, R v) {
+    if (problem.empty() && !(v > R(0) && std::isfinite(double(v))))
+      problem = std::string("the ") + prior + " prior's " + what + " must be positive and finite, got " + show_value(v);
+    return *this;
+  }
+  // lower < upper, neither NaN; infinite bounds only where `infinite_ok`.
+  template <class R>
+  hyperparameter_check& bounds(const char* prior, R lower, R upper, bool infinite_ok) {
+    if (!problem.empty()) return *this;
+    if (!infinite_ok && (!std::isfinite(double(lower)) || !std::isfinite(double(upper))))
+      problem = std::string("the ") + prior + " prior's bounds must be finite, got [" + show_value(lower) + ", " +
+                show_value(upper) + "]";
+    else if (!(lower < upper))
+      problem = std::string("the ") + prior + " prior's lower bound must be below its upper bound, got [" +
+                show_value(lower) + ", " + show_value(upper) + "]";
+    return *this;
+  }
+};
+template <class Prior>
+std::string hyperparameter_problem(const Prior&) {
+  return {};
+}
+template <class R>
+std::string hyperparameter_problem(const normal_prior<R>& q) {
+  return hyperparameter_check{}.finite("normal", "mean", q.mean).positive("normal", "sd", q.sd).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const lognormal_prior<R>& q) {
+  return hyperparameter_check{}.finite("lognormal", "mu", q.mu).positive("lognormal", "sigma", q.sigma).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const half_normal_prior<R>& q) {
+  return hyperparameter_check{}.positive("half-normal", "sd", q.sd).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const gamma_prior<R>& q) {
+  return hyperparameter_check{}.positive("gamma", "shape", q.shape).positive("gamma", "rate", q.rate).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const beta_prior<R>& q) {
+  return hyperparameter_check{}.positive("beta", "a", q.a).positive("beta", "b", q.b).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const uniform_prior<R>& q) {
+  return hyperparameter_check{}.bounds("uniform", q.lower, q.upper, false).problem;
+}
+template <class R>
+std::string hyperparameter_problem(const truncated_normal_prior<R>& q) {
+  return hyperparameter_check{}
+      .finite("truncated normal", "mean", q.mean)
+      .positive("truncated normal", "sd", q.sd)
+      .bounds("truncated normal", q.lower, q.upper, true)
+      .problem;
+}
+
+// Each prior on a parameter of the model, its hyperparameters valid.
 template <class M>
 struct prior_checker {
   template <class Prior>
@@ -456,6 +536,10 @@ struct prior_checker {
     if (pr.parameter < 0 || std::size_t(pr.parameter) >= M::n_params)
       throw problem_error("fluxion: prior " + std::to_string(k) + " is on parameter " + std::to_string(pr.parameter) +
                           ", which is not among the model's " + std::to_string(M::n_params) + " parameters");
+    const std::string problem = hyperparameter_problem(pr.prior);
+    if (!problem.empty())
+      throw problem_error("fluxion: prior " + std::to_string(k) + " (on parameter " + std::to_string(pr.parameter) +
+                          "): " + problem);
   }
 };
 
@@ -497,18 +581,24 @@ struct log_density_result {
 namespace detail {
 
 // A host result for count trajectories (zero values, success), with room
-// for the gradient's columns when asked.
+// for the gradient's columns when asked; its sizes checked first.
 template <class M>
 log_density_result<typename M::scalar> sized_log_density_result(std::size_t count, bool gradient) {
   using T = typename M::scalar;
   constexpr std::size_t columns = M::n_params + M::n_states;
+  // The sizes first (result_values: a layout_error naming the block and
+  // the count, before anything is allocated).
+  const std::size_t values = result_values<T>("log-density", count, 1);
+  const std::size_t gradients = gradient ? result_values<T>("gradient", count, columns) : 0;
+  const std::size_t statuses = result_values<solve_status>("status", count, 1);
+  const std::size_t stats = result_values<solve_statistics>("statistics", count, 1);
   log_density_result<T> r;
   r.trajectories = count;
   r.columns = columns;
-  r.value.assign(count, T(0));
-  if (gradient) r.gradients.assign(columns * count, T(0));
-  r.status.assign(count, solve_status::success);
-  r.stats.assign(count, solve_statistics{});
+  r.value.assign(values, T(0));
+  r.gradients.assign(gradients, T(0));
+  r.status.assign(statuses, solve_status::success);
+  r.stats.assign(stats, solve_statistics{});
   return r;
 }
 

@@ -66,23 +66,38 @@ checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std:
   // No instance: the strides fx::aos and fx::soa derive from the count mean nothing.
   const bool check_strides = count > 0 || b.order == batch_order::strided;
   if (check_strides && es < 1)
-    throw layout_error(block, "element stride must be at least 1, got " + std::to_string(es), 1,
-                       std::size_t(es < 0 ? 0 : es));
+    throw layout_error(block, "element stride must be at least 1, got " + std::to_string(es), 1, es,
+                       layout_error::signed_values{});
   if (check_strides && is < 0)
-    throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, 0);
+    throw layout_error(block, "instance stride must not be negative, got " + std::to_string(is), 0, is,
+                       layout_error::signed_values{});
   if (count == 0) return {data, es, is, 0, 0};
   // Elements the batch spans: (count-1)*is + (n-1)*es + 1 (none when n = 0),
   // checked for overflow so that huge strides cannot wrap around and pass;
   // an empty block's instances must be addressable all the same.
+  // Reported: the most elements PTRDIFF_MAX bytes hold, and the elements
+  // the strides span (SIZE_MAX where even that count wraps around).
   std::size_t span_instances = 0, span_elements = 0, needed = 0, bytes = 0;
   if (__builtin_mul_overflow(count - 1, std::size_t(is), &span_instances) ||
       (n > 0 && __builtin_mul_overflow(n - 1, std::size_t(es), &span_elements)) ||
-      __builtin_add_overflow(span_instances, span_elements, &needed) || __builtin_add_overflow(needed, 1, &needed) ||
-      __builtin_mul_overflow(needed, sizeof(T), &bytes) || bytes > largest_stride)
-    throw layout_error(block, "strides overflow the address space for " + detail::strides_text(count, n, es, is),
-                       size, std::size_t(-1));
+      __builtin_add_overflow(span_instances, span_elements, &needed) || __builtin_add_overflow(needed, 1, &needed))
+    throw layout_error(block,
+                       "strides overflow the address space for " + detail::strides_text(count, n, es, is) +
+                           ": the elements they span do not fit a std::size_t",
+                       largest_stride / sizeof(T), std::size_t(-1));
+  if (__builtin_mul_overflow(needed, sizeof(T), &bytes) || bytes > largest_stride)
+    throw layout_error(block,
+                       "strides overflow the address space for " + detail::strides_text(count, n, es, is) + ": " +
+                           std::to_string(needed) + " elements span more than PTRDIFF_MAX bytes",
+                       largest_stride / sizeof(T), needed);
   if (n == 0) needed = bytes = 0;
-  if (data == nullptr && needed > 0) throw layout_error(block, "null buffer", needed, 0);
+  // A null pointer with a length (std::span(nullptr, k)) holds nothing; an
+  // empty buffer (a null pointer, no values) is one too small, below.
+  if (data == nullptr && needed > 0 && size > 0)
+    throw layout_error(block,
+                       "null buffer: its data pointer is null though its length is " + std::to_string(size) +
+                           " (no value can be read)",
+                       needed, 0);
   if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
     throw layout_error(block, "buffer is not aligned to its scalar type", alignof(T),
                        reinterpret_cast<std::uintptr_t>(data) % alignof(T));
@@ -101,6 +116,30 @@ checked_buffer<T> check_buffer(const std::string& block, const batch<T>& b, std:
   }
   const auto first = reinterpret_cast<std::uintptr_t>(data);
   return {data, es, is, first, first + bytes};
+}
+
+// The number of values, n_outer x n per instance, of a result the library
+// allocates for `count` instances (a std::vector), checked before anything
+// is allocated: a result past PTRDIFF_MAX bytes (the most a std::vector
+// holds; a count whose product with the per-instance size wraps around
+// among them) raises layout_error naming the block and the count, expected
+// the most instances that fit, actual the count. Broadcast inputs check no
+// size against the count, so only this bounds it.
+template <class T>
+std::size_t result_values(const std::string& block, std::size_t count, std::size_t n, std::size_t n_outer = 1) {
+  constexpr auto largest_bytes = std::size_t(std::numeric_limits<std::ptrdiff_t>::max());
+  std::size_t per_instance = 0;
+  const bool per_instance_fits = !__builtin_mul_overflow(n, n_outer, &per_instance);
+  if (per_instance_fits && per_instance == 0) return 0;
+  const std::size_t most = per_instance_fits ? largest_bytes / sizeof(T) / per_instance : 0;
+  if (count > most)
+    throw layout_error(block,
+                       "a result of " + std::to_string(count) + " instance(s) of " +
+                           (n_outer == 1 ? std::to_string(n) : std::to_string(n_outer) + " x " + std::to_string(n)) +
+                           " element(s) would exceed PTRDIFF_MAX bytes, the largest buffer; at most " +
+                           std::to_string(most) + " instance(s) fit",
+                       most, count);
+  return per_instance * count;
 }
 
 // Conservative: the byte ranges the two batches span must not intersect, even

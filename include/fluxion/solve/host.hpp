@@ -69,6 +69,23 @@ struct ensemble_result {
   }
 };
 
+namespace detail {
+
+// The sizes of an ensemble_result of `count` trajectories of n states and
+// n_save save times (saved states, final states, statuses, statistics),
+// checked before anything is allocated (result_values: a layout_error
+// naming the block and the count, not a wrapped product).
+struct ensemble_result_sizes {
+  std::size_t saved, final_state, status, stats;
+};
+template <class T>
+ensemble_result_sizes checked_ensemble_result_sizes(std::size_t n, std::size_t n_save, std::size_t count) {
+  return {result_values<T>("saved states", count, n, n_save), result_values<T>("final state", count, n),
+          result_values<solve_status>("status", count, 1), result_values<solve_statistics>("statistics", count, 1)};
+}
+
+}  // namespace detail
+
 namespace host {
 FLUXION_HOST_ABI_BEGIN
 
@@ -152,16 +169,17 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method method, const o
   const ode_options<T> o = check_problem(pr, n);
   check_buffer("initial state", x0, n, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
+  const auto sizes = fluxion::detail::checked_ensemble_result_sizes<T>(n, o.n_save, count);
 
   ensemble_result<T> r;
   r.trajectories = count;
   r.states = n;
   r.save_count = o.n_save;
   if (count == 0) return r;
-  r.saved_states.assign(o.n_save * n * count, T(0));
-  r.final_state.assign(n * count, T(0));
-  r.status.assign(count, solve_status::success);
-  r.stats.assign(count, solve_statistics{});
+  r.saved_states.assign(sizes.saved, T(0));
+  r.final_state.assign(sizes.final_state, T(0));
+  r.status.assign(sizes.status, solve_status::success);
+  r.stats.assign(sizes.stats, solve_statistics{});
   integrate(m, method, pr, count, x0, p,
             ensemble_buffers<T>{std::span<T>(r.saved_states), std::span<T>(r.final_state),
                                 std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},

@@ -56,6 +56,13 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
   if (!(pr.rtol > T(0)) || !std::isfinite(double(pr.rtol)))
     throw problem_error("fluxion: the relative tolerance must be positive and finite, got " +
                         number_text_of(double(pr.rtol)));
+  // A null pointer with a length (std::span(nullptr, k)) has no values to read.
+  if (pr.save_times.data() == nullptr && !pr.save_times.empty())
+    throw problem_error("fluxion: save_times is a null pointer with a length of " +
+                        std::to_string(pr.save_times.size()) + " (no save time can be read)");
+  if (pr.atol_per_state.data() == nullptr && !pr.atol_per_state.empty())
+    throw problem_error("fluxion: atol_per_state is a null pointer with a length of " +
+                        std::to_string(pr.atol_per_state.size()) + " (no tolerance can be read)");
   if (pr.atol_per_state.empty()) {
     if (!(pr.atol > T(0)) || !std::isfinite(double(pr.atol)))
       throw problem_error("fluxion: the absolute tolerance must be positive and finite, got " +
@@ -78,6 +85,8 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
     throw problem_error("fluxion: max_steps must be between 1 and 100,000,000, got " + std::to_string(pr.max_steps));
   for (std::size_t s = 0; s < pr.save_times.size(); ++s) {
     const T ts = pr.save_times[s];
+    if (std::isnan(double(ts)))
+      throw problem_error("fluxion: save time " + std::to_string(s) + " is not a number (NaN)");
     if (!(ts >= pr.t0 && ts <= pr.t1))
       throw problem_error("fluxion: save time " + std::to_string(s) + " (" + number_text_of(double(ts)) +
                           ") lies outside the span [" + number_text_of(double(pr.t0)) + ", " +

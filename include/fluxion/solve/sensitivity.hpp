@@ -187,7 +187,8 @@ namespace host {
 FLUXION_HOST_ABI_BEGIN
 
 // Integrates every trajectory with its sensitivities (explicit methods;
-// one trajectory at a time per thread). Inputs are checked as by integrate.
+// one trajectory at a time per thread). Inputs and the result's sizes are
+// checked as by integrate, before anything is allocated.
 template <class M, class Method>
 sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                                               std::size_t count, batch<const typename M::scalar> x0,
@@ -197,7 +198,12 @@ sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const o
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::sensitivity_problem<M>(pr, atol);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
-  std::vector<T> z0(S::n_states * count);
+  check_buffer("parameter", p, M::n_params, count, false);
+  // The result's sizes before anything is allocated; the augmented initial
+  // states below are as many values as its final states.
+  const std::size_t z0_values =
+      fluxion::detail::checked_ensemble_result_sizes<T>(S::n_states, pr.save_times.size(), count).final_state;
+  std::vector<T> z0(z0_values);
   T z[S::n_states];
   for (std::size_t b = 0; b < count; ++b) {
     S::initial_state(cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride, z);
