@@ -4,6 +4,7 @@
 // buffers (and that they are device memory) before launching on the call's
 // stream. CUDA translation units only.
 #include <fluxion/cuda.hpp>
+#include <fluxion/python/detail/tables.hpp>
 #include <fluxion/python/entries.hpp>
 #include <fluxion/python/spec.hpp>
 
@@ -34,35 +35,8 @@ struct cuda_evaluation {
   }
 };
 
-template <class M>
-evaluator_entries<typename M::scalar> make_cuda_evaluators() {
-  using E = cuda_evaluation<M>;
-  evaluator_entries<typename M::scalar> t;
-  t.rhs = &E::rhs;
-  t.observe = &E::observe;
-  t.jvp_x = &E::jvp_x;
-  t.jvp_p = &E::jvp_p;
-  return t;
-}
-
-template <class M>
-evaluator_entries<typename M::scalar> make_cuda_jacobians() {
-  using E = cuda_evaluation<M>;
-  using J = jacobian_kind;
-  evaluator_entries<typename M::scalar> t;
-  t.jacobian_dense[0] = &E::template dense<J::x>;
-  t.jacobian_dense[1] = &E::template dense<J::p>;
-  t.jacobian_dense[2] = &E::template dense<J::obs_x>;
-  t.jacobian_dense[3] = &E::template dense<J::obs_p>;
-  t.jacobian_values[0] = &E::template values<J::x>;
-  t.jacobian_values[1] = &E::template values<J::p>;
-  t.jacobian_values[2] = &E::template values<J::obs_x>;
-  t.jacobian_values[3] = &E::template values<J::obs_p>;
-  return t;
-}
-
 template <class Spec, class M>
-struct cuda_solving {
+struct cuda_solving : by_method<cuda_solving<Spec, M>, typename M::scalar> {
   using T = typename M::scalar;
   template <class Method>
   static void integrate(const integrate_call<T>& c) {
@@ -83,15 +57,6 @@ struct cuda_solving {
       fluxion::cuda::integrate(M{}, Method{}, c.problem, c.count, c.x0, c.p, c.out, stream_of(c.stream));
     }
   }
-  static void integrate_explicit(const integrate_call<T>& c) {
-    if (c.how == method::vern7) return integrate<vern7>(c);
-    return integrate<tsit5>(c);
-  }
-  static void integrate_stiff(const integrate_call<T>& c) {
-    if (c.how == method::rodas5p) return integrate<rodas5p>(c);
-    return integrate<rosenbrock23>(c);
-  }
-
   template <class Method>
   static void log_density(const log_density_call<T>& c) {
     const auto lik = Spec::likelihood;
@@ -107,15 +72,6 @@ struct cuda_solving {
       default:
         return fluxion::cuda::log_density(M{}, Method{}, c.problem, lik, c.data, pri, c.count, c.x0, c.p, c.out, s);
     }
-  }
-  static void log_density_by_method(const log_density_call<T>& c) {
-    switch (c.how) {
-      case method::tsit5: return log_density<tsit5>(c);
-      case method::vern7: return log_density<vern7>(c);
-      default: break;
-    }
-    throw problem_error(std::string("fluxion: log_density integrates with an explicit method (tsit5, vern7), not ") +
-                        method_names[int(c.how)]);
   }
 };
 

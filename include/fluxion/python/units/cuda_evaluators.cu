@@ -12,7 +12,7 @@ namespace {
 template <class T>
 const evaluator_entries<T>& cuda_evaluator_table() {
   static const auto t =
-      detail::make_cuda_evaluators<typename ::fluxion_python_module_spec::template compiled<T>>();
+      detail::evaluator_table<detail::cuda_evaluation<typename ::fluxion_python_module_spec::template compiled<T>>>();
   return t;
 }
 }  // namespace

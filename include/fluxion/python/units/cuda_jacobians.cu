@@ -11,7 +11,7 @@ namespace fluxion::python {
 namespace {
 template <class T>
 const evaluator_entries<T>& cuda_jacobian_table() {
-  static const auto t = detail::make_cuda_jacobians<typename ::fluxion_python_module_spec::template compiled<T>>();
+  static const auto t = detail::jacobian_table<detail::cuda_evaluation<typename ::fluxion_python_module_spec::template compiled<T>>>();
   return t;
 }
 }  // namespace

@@ -6,11 +6,11 @@
 namespace fluxion::python {
 using spec = ::fluxion_python_module_spec;
 const evaluator_entries<float>& host_evaluators(scalar_tag<float>) {
-  static const auto t = detail::make_host_evaluators<spec::compiled<float>>();
+  static const auto t = detail::evaluator_table<detail::host_evaluation<spec::compiled<float>>>();
   return t;
 }
 const evaluator_entries<double>& host_evaluators(scalar_tag<double>) {
-  static const auto t = detail::make_host_evaluators<spec::compiled<double>>();
+  static const auto t = detail::evaluator_table<detail::host_evaluation<spec::compiled<double>>>();
   return t;
 }
 }  // namespace fluxion::python
