@@ -310,6 +310,13 @@ class device_scope {
   int previous_ = -1;
 };
 
+// f(T{}) for the scalar type of dtype code 'f' (float32) or 'd' (float64).
+template <class F>
+py::object for_dtype(char dtype, F&& f) {
+  if (dtype == 'f') return f(float{});
+  return f(double{});
+}
+
 inline py::object simple_namespace(py::dict fields) {
   return py::module_::import("types").attr("SimpleNamespace")(**fields);
 }
@@ -364,8 +371,7 @@ class bound_model {
     c.size_batch(c.inputs[1], n_params);
     if (with_v) c.size_batch(c.inputs[2], what == op::jvp_x ? n_states : n_params);
     const double tv = detail::time_value(t);
-    if (c.dtype == 'f') return run<float>(c, what, jacobian, tv, out, threads);
-    return run<double>(c, what, jacobian, tv, out, threads);
+    return detail::for_dtype(c.dtype, [&](auto zero) { return run<decltype(zero)>(c, what, jacobian, tv, out, threads); });
   }
 
   template <class T>

@@ -335,16 +335,13 @@ void define_solvers(py::module_& m) {
         auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
         const method how = detail::method_of(method_name);
         const gpu_policy pol = detail::policy_of(policy, false);
-        if (c.dtype == 'f') {
-          detail::problem_values<float> pv;
+        return detail::for_dtype(c.dtype, [&](auto zero) {
+          using T = decltype(zero);
+          detail::problem_values<T> pv;
           detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, adaptive,
                                step_to_save_times);
-          return S::template integrate<float>(c, pv, how, pol, threads);
-        }
-        detail::problem_values<double> pv;
-        detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, adaptive,
-                             step_to_save_times);
-        return S::template integrate<double>(c, pv, how, pol, threads);
+          return S::template integrate<T>(c, pv, how, pol, threads);
+        });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("t_span"), py::arg("save_times") = py::none(),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
@@ -364,16 +361,13 @@ void define_solvers(py::module_& m) {
         auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
         const method how = detail::method_of(method_name);
         const gpu_policy pol = detail::policy_of(policy, true);
-        if (c.dtype == 'f') {
-          detail::problem_values<float> pv;
+        return detail::for_dtype(c.dtype, [&](auto zero) {
+          using T = decltype(zero);
+          detail::problem_values<T> pv;
           detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
                                false);
-          return S::template log_density<float>(c, pv, data, how, pol, gradient, threads);
-        }
-        detail::problem_values<double> pv;
-        detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
-                             false);
-        return S::template log_density<double>(c, pv, data, how, pol, gradient, threads);
+          return S::template log_density<T>(c, pv, data, how, pol, gradient, threads);
+        });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
