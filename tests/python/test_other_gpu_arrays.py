@@ -85,3 +85,8 @@ def test_jax_arrays_in_place(fixture_module, dtype):
     assert err <= tolerance(dtype)
     with pytest.raises(TypeError, match="immutable"):
         m.rhs(1.5, xj, pj, out=xj + 0)
+    # Ensembles come back as JAX arrays too (their strided views made contiguous).
+    r = m.integrate(xj, pj, t_span=(0.0, 1.0), save_times=[0.5, 1.0], method="tsit5")
+    assert isinstance(r.saved, jax.Array) and r.saved.shape == (8, 2, m.n_states)
+    assert (np.asarray(r.status) == 0).all()
+    np.testing.assert_array_equal(np.asarray(r.saved)[:, -1, :], np.asarray(r.final))

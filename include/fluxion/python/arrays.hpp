@@ -226,9 +226,12 @@ inline py::object permuted(const array_ref& like, const py::object& a, const std
 }
 
 // A result made by new_array, handed to the caller in the kind of `like`.
+// JAX takes row-major buffers through DLPack: a strided result (a batch-
+// fastest layout, a view of an ensemble's buffer) is made contiguous first.
 inline py::object as_result(const array_ref& like, py::object made) {
-  if (like.family == array_family::jax) return py::module_::import("jax").attr("dlpack").attr("from_dlpack")(made);
-  return made;
+  if (like.family != array_family::jax) return made;
+  made = py::module_::import("cupy").attr("ascontiguousarray")(made);
+  return py::module_::import("jax").attr("dlpack").attr("from_dlpack")(made);
 }
 
 }  // namespace fluxion::python
