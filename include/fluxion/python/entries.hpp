@@ -7,9 +7,9 @@
 // functions, each in its own translation unit, so that a module's units
 // compile in parallel and nvcc never reads pybind11.
 //
-// A module is described by a spec (python/spec.hpp); the tables of one
-// module are the explicit specializations of the templates below for that
-// spec, defined in the unit that builds them.
+// A module is described by a spec (python/spec.hpp); its tables are the
+// functions declared at the end, one a part, scalar type and device, each
+// defined by the unit that builds that part (python/units/).
 #include <cstddef>
 #include <span>
 
@@ -47,7 +47,7 @@ struct eval_call {
   std::size_t count = 0;
   batch<const T> x, p, v;
   batch<T> out;
-  std::size_t nnz = 0;       // sparse Jacobian values: nnz a instance
+  std::size_t nnz = 0;       // sparse Jacobian values: nnz an instance
   void* stream = nullptr;
   unsigned threads = 1;
 };

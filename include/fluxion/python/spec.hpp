@@ -7,7 +7,7 @@
 //   #include "seir_model.hpp"
 //   struct seir_spec : fluxion::python::module_spec<seir::model> {
 //     static constexpr auto likelihood = fluxion::likelihood(seir::reported);   // optional
-//     template <class T> static auto priors() { return seir::priors<T>(); }    // optional
+//     template <class T> static auto priors() { return seir::priors<T>(); }    // with a likelihood
 //   };
 //   FLUXION_PYTHON_MODULE(seir_py, seir_spec)
 //
