@@ -2,7 +2,7 @@
 // The entry points a Python module calls, as plain C++ (no Python, no
 // pybind11): each operation of a compiled model on one device and scalar
 // type is a function taking one call record. The binding unit
-// (python/module.hpp) checks the arrays and fills the records; the host and
+// (python/detail/module.hpp) checks the arrays and fills the records; the host and
 // CUDA units (python/host_entries.hpp, python/cuda_entries.hpp) define the
 // functions, each in its own translation unit, so that a module's units
 // compile in parallel and nvcc never reads pybind11.

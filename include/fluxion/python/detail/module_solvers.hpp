@@ -23,7 +23,7 @@
 #include <pybind11/pybind11.h>
 
 #include <fluxion/infer/log_density.hpp>
-#include <fluxion/python/module.hpp>
+#include <fluxion/python/detail/module.hpp>
 #include <fluxion/solve/problem.hpp>
 #include <fluxion/solve/status.hpp>
 

@@ -15,7 +15,7 @@
 #include <pybind11/pybind11.h>
 
 #include <fluxion/layout/describe.hpp>
-#include <fluxion/python/module.hpp>
+#include <fluxion/python/detail/module.hpp>
 
 // Hidden, as pybind11 is: the module's own symbols, never another module's.
 #pragma GCC visibility push(hidden)

@@ -29,7 +29,7 @@
 
 #include <fluxion/core.hpp>
 #include <fluxion/infer/data_error.hpp>
-#include <fluxion/python/arrays.hpp>
+#include <fluxion/python/detail/arrays.hpp>
 #include <fluxion/python/entries.hpp>
 #include <fluxion/python/spec.hpp>
 
