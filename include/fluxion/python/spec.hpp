@@ -23,10 +23,10 @@ struct module_spec {
   using compiled = fluxion::compiled<Model, T>;
 };
 
-// A spec with a likelihood offers log_density (and must then give priors<T>(),
-// fluxion::priors<>{} for none). Only the likelihood is looked for: every
-// compiler of a module's units must read the spec alike, and nvcc's device
-// pass does not always accept a call of priors<T>() in a requirement.
+// A spec with a likelihood offers log_density, and must then give priors<T>()
+// (fluxion::priors<>{} for none; the host unit says so in one sentence when
+// it is missing). Only the likelihood is looked for: the plainest
+// requirement, read alike by every compiler of a module's units.
 template <class Spec>
 concept has_log_density = requires { Spec::likelihood; };
 

@@ -269,8 +269,8 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   if (!has_log_density<Spec>)
     throw py::type_error("this module has no likelihood: give its spec a likelihood and priors to offer log_density");
   if (!table.log_density)
-    throw std::runtime_error("fluxion: this module's device units were built without its likelihood (the spec read "
-                             "differently by nvcc): rebuild the module");
+    throw std::runtime_error("fluxion: this module's spec has a likelihood but its device log-density table has no "
+                             "entry: its units were built from different specs; rebuild the module");
   if (!py::isinstance<py::sequence>(data) || py::isinstance<py::str>(data) || py::isinstance<py::dict>(data))
     throw py::type_error("data must be a sequence (a list or tuple) of dicts, one a series of the likelihood, got " +
                          detail::type_text(data));
