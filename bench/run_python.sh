@@ -25,11 +25,14 @@ for t in json.load(sys.stdin):
     if t["type"] == "shared module" and f.startswith("bench/python/" + sys.argv[2] + "."):
         print(f)' "$build" "$1"
 }
-# The SEIR module alone first, so that its wall time is its own.
+# The SEIR module alone first, so that its wall time is its own (not
+# recorded when $BUILD already holds it).
+seir=$(module_file seir_py)
+built_before=$([ -f "$build/$seir" ] && echo yes)
 start=$(date +%s.%N)
-ninja -C "$build" "$(module_file seir_py)" >"$out/python-bench-compile.log" 2>&1 || { tail -30 "$out/python-bench-compile.log"; exit 1; }
+ninja -C "$build" "$seir" >"$out/python-bench-compile.log" 2>&1 || { tail -30 "$out/python-bench-compile.log"; exit 1; }
 end=$(date +%s.%N)
-python3 - "$build" "$start" "$end" "$(nproc)" >"$out/module-build.jsonl" <<'PY'
+[ -n "$built_before" ] || python3 - "$build" "$start" "$end" "$(nproc)" >"$out/module-build.jsonl" <<'PY'
 import json, sys
 build, start, end, cores = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 units = {}
@@ -42,7 +45,7 @@ for line in open(build + "/.ninja_log"):
 print(json.dumps({"module": "seir_py", "cores": cores, "wall_s": round(end - start, 1),
                   "unit_s": units, "sum_unit_s": round(sum(units.values()), 1)}))
 PY
-cat "$out/module-build.jsonl"
+[ -n "$built_before" ] || cat "$out/module-build.jsonl"
 ninja -C "$build" "$(module_file model_a_py)" "$(module_file lorenz_py)" >>"$out/python-bench-compile.log" 2>&1 &&
 meson compile -C "$build" bench/fluxion-bench-device bench/fluxion-bench-ensemble bench/fluxion-bench-seir-log-density \
   >>"$out/python-bench-compile.log" 2>&1 ||

@@ -61,7 +61,11 @@ inline void for_each_named_element(const layout_entry& e, void (*f)(void*, const
     std::string name(e.name);
     std::ptrdiff_t off = std::ptrdiff_t(e.offset);
     for (std::size_t r = 0; r < e.rank; ++r) {
-      name += "[" + std::to_string(i[r]) + "]";
+      // Appended piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict,
+      // GCC bug 105329) on "[" + std::to_string(...).
+      name += '[';
+      name += std::to_string(i[r]);
+      name += ']';
       off += std::ptrdiff_t(i[r]) * e.strides[r];
     }
     f(context, name, std::size_t(off));
