@@ -68,10 +68,11 @@ if [ ! -f "$log" ]; then
 fi
 
 # --- ASan + UBSan -----------------------------------------------------------
-# -O0: about half the compile time of -O1, but for the three tests whose
-# runs dominate (solve/lanes, host/threads_and_lanes and its -march=native
-# twin), built -O1 and started first (tests/meson.build). UBSan stops at its
-# first finding (-fno-sanitize-recover), and so does ASan.
+# -O0: about half the compile time of -O1, but for the two tests whose runs
+# dominate (solve/lanes, host/threads_and_lanes), built -O1 and started first
+# (tests/meson.build; the -march=native twin of the second is left out
+# there). UBSan stops at its first finding (-fno-sanitize-recover), and so
+# does ASan.
 san=build-sanitize
 san_log=$san/meson-logs/testlog.json
 san_suites=(symbolic model layout host hierarchy derivatives solve infer)
