@@ -2,12 +2,14 @@
 """Prints fluxion's public headers, one per line, relative to the include dir
 given as the only argument (e.g. fluxion/config/version.hpp), sorted.
 
-Skipped: anything under a detail/ folder (private), any cuda.hpp, any
-cuda_entries.hpp and anything under exec/cuda/ (those need nvcc). Headers that
-include pybind11 (the Python binding unit's) are listed alone with --pybind11
-(they compile with the Python and pybind11 headers). Run by Meson at configure
-time: a new header is picked up on the next (re)configure, which scripts/test.sh
-always does.
+Skipped: anything under a detail/ folder (private). The headers that need
+nvcc (any cuda.hpp, the umbrella fluxion/cuda.hpp included, any
+cuda_entries.hpp and anything under exec/cuda/) are listed alone with --cuda
+(they compile as .cu translation units). Headers that include pybind11 (the
+Python binding unit's) are listed alone with --pybind11 (they compile with
+the Python and pybind11 headers). Run by Meson at configure time: a new
+header is picked up on the next (re)configure, which scripts/test.sh always
+does.
 """
 import os
 import sys
@@ -18,20 +20,34 @@ def uses_pybind11(path):
         return "#include <pybind11/" in f.read()
 
 
+def needs_nvcc(rel):
+    """rel: the header's path from the include dir, with '/'."""
+    return (rel.startswith("fluxion/exec/cuda/")
+            or os.path.basename(rel) in ("cuda.hpp", "cuda_entries.hpp"))
+
+
 def main(argv):
-    pybind11 = "--pybind11" in argv
-    argv = [a for a in argv if a != "--pybind11"]
-    include = argv[1]
+    options = {a for a in argv[1:] if a.startswith("--")}
+    unknown = options - {"--pybind11", "--cuda"}
+    if unknown or len(options) > 1:
+        sys.exit(f"gen.py: at most one of --pybind11, --cuda (got {' '.join(sorted(options))})")
+    pybind11 = "--pybind11" in options
+    cuda = "--cuda" in options
+    include = [a for a in argv[1:] if not a.startswith("--")][0]
     top = os.path.join(include, "fluxion")
     found = []
     for dirpath, dirnames, filenames in os.walk(top):
         rel = os.path.relpath(dirpath, include).replace(os.sep, "/")
-        dirnames[:] = [d for d in dirnames
-                       if d != "detail" and f"{rel}/{d}" != "fluxion/exec/cuda"]
+        dirnames[:] = [d for d in dirnames if d != "detail"]
         for f in filenames:
-            if f.endswith((".hpp", ".h")) and f not in ("cuda.hpp", "cuda_entries.hpp"):
-                if uses_pybind11(os.path.join(dirpath, f)) == pybind11:
-                    found.append(f"{rel}/{f}")
+            if not f.endswith((".hpp", ".h")):
+                continue
+            header = f"{rel}/{f}"
+            if needs_nvcc(header):
+                if cuda:
+                    found.append(header)
+            elif not cuda and uses_pybind11(os.path.join(dirpath, f)) == pybind11:
+                found.append(header)
     for h in sorted(found):
         print(h)
     return 0
