@@ -8,6 +8,12 @@
 //   auto pattern = fx::jacobian_pattern<M, J::x>();           // run time, any size
 //   constexpr auto small = fx::static_jacobian_pattern<M, J::x>();  // constexpr arrays
 //   fx::jacobian_text<M>(S, I)   // "d(S[p,k])/d(I[j,m]) = ..."
+//
+// Each also takes the model as an argument, the Jacobian alone as a template
+// argument: fx::jacobian_pattern<J::x>(m), fx::jacobian_text(m, S, I). Those
+// are the forms for a .cu file's non-template functions, where nvcc's
+// generated host code cannot spell a model type written as a template
+// argument ("'__T8' was not declared"; see fluxion::jacobian_kind).
 #include <array>
 #include <cstddef>
 #include <string>
@@ -37,6 +43,10 @@ std::size_t jacobian_nnz_at_run_time() {
   M::template jacobian_shape<J>::walk::run(sink);
   return sink.nnz;
 }
+template <jacobian_kind J, class M>
+std::size_t jacobian_nnz_at_run_time(const M&) {
+  return jacobian_nnz_at_run_time<M, J>();
+}
 
 // Number of structurally non-zero entries (a constant expression; its
 // evaluation walks rows x columns, so keep it to small models).
@@ -47,6 +57,10 @@ constexpr std::size_t jacobian_nnz() {
   detail::count_sink sink;
   M::template jacobian_shape<J>::walk::run(sink);
   return sink.nnz;
+}
+template <jacobian_kind J, class M>
+constexpr std::size_t jacobian_nnz(const M&) {
+  return jacobian_nnz<M, J>();
 }
 
 // The pattern, computed at run time: compile cost independent of nnz.
@@ -97,6 +111,10 @@ constexpr auto static_jacobian_pattern() {
   sink.finish();
   return out;
 }
+template <jacobian_kind J, class M>
+constexpr auto static_jacobian_pattern(const M&) {
+  return static_jacobian_pattern<M, J>();
+}
 
 namespace detail {
 template <class Eqs, class X>
@@ -141,6 +159,11 @@ std::string jacobian_text(X, Y) {
   using YS = std::remove_cvref_t<Y>;
   using eqs = detail::if_t<is_state<XS>, typename M::traits::state_equations, typename M::traits::observables>;
   return jacobian_text_of<M, eqs, XS, YS>();
+}
+// The same with the model deduced: fx::jacobian_text(m, S, I).
+template <class M, class X, class Y>
+std::string jacobian_text(const M&, X x, Y y) {
+  return jacobian_text<M>(x, y);
 }
 
 }  // namespace fluxion

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fluxion/compile/compiled.hpp>
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/layout/block.hpp>
 
@@ -141,6 +142,12 @@ template <class M, typename M::jacobian J>
 constexpr auto jacobian_blocks() {
   using shape = typename M::template jacobian_shape<J>;
   return detail::dependence_table<typename shape::equations, typename shape::inputs>::table();
+}
+// The same with the model deduced: fx::jacobian_blocks<M::jacobian::x>(m),
+// the form for a .cu file's non-template functions (see sparsity.hpp).
+template <jacobian_kind J, class M>
+constexpr auto jacobian_blocks(const M&) {
+  return jacobian_blocks<M, J>();
 }
 
 // "same element", "previous stage", "every element", ... joined by " + ".

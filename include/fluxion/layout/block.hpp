@@ -197,4 +197,31 @@ struct block<detail::type_list<Syms...>, Policy> {
   }
 };
 
+// A block of a layout named by value, for the forms that take the model as
+// an argument: fx::element_names<fx::layout_block::state>(m). A block's type
+// carries its symbols' names, which nvcc's generated host code cannot spell
+// in a non-template function ("'__T8' was not declared"); this names none.
+enum class layout_block { state, param, observable };
+
+namespace detail {
+// The layout of X: X::layout for a compiled model, X itself for a layout.
+template <class X>
+struct layout_of {
+  using type = X;
+};
+template <class X>
+  requires requires { typename X::layout; }
+struct layout_of<X> {
+  using type = typename X::layout;
+};
+template <class X>
+using layout_of_t = typename layout_of<std::remove_cvref_t<X>>::type;
+
+// Block B of the layout of X (a compiled model or a layout).
+template <class X, layout_block B>
+using block_of_t = if_t<B == layout_block::state, typename layout_of_t<X>::state,
+                        if_t<B == layout_block::param, typename layout_of_t<X>::param,
+                             typename layout_of_t<X>::observable>>;
+}  // namespace detail
+
 }  // namespace fluxion

@@ -95,6 +95,15 @@ std::vector<std::string> element_names() {
   return names;
 }
 
+// The same with the block named by value and the model (or its layout)
+// deduced: `fx::element_names<fx::layout_block::state>(m)`. The form for a
+// .cu file's non-template functions, where nvcc cannot spell the block type
+// of the form above (see fluxion::layout_block).
+template <layout_block B, class M>
+std::vector<std::string> element_names(const M&) {
+  return element_names<detail::block_of_t<M, B>>();
+}
+
 // Whether layout_json lists every element by name (a block's "elements"):
 // a model with large shapes (a 1024 x 1024 matrix parameter) has millions.
 enum class json_elements { listed, omitted };
@@ -139,12 +148,13 @@ std::string layout_table() {
   return out;
 }
 
-// The same for a layout object: `fx::layout_table(M::layout{})`. (nvcc's host
-// code generation cannot spell some explicit template arguments that carry
-// names; deduction avoids spelling them.)
-template <class Layout>
-std::string layout_table(Layout) {
-  return layout_table<Layout>();
+// The same for a compiled model, `fx::layout_table(m)`, or a layout object,
+// `fx::layout_table(M::layout{})`. In a .cu file's non-template functions
+// pass the model: nvcc's generated host code cannot spell a layout's type
+// (its blocks carry the symbols' names), so that M::layout{} stops it there.
+template <class M>
+std::string layout_table(const M&) {
+  return layout_table<detail::layout_of_t<M>>();
 }
 
 // The layout as JSON:
@@ -169,10 +179,12 @@ std::string layout_json(json_elements elements = json_elements::listed) {
          detail::json_block<typename Layout::observable>(elements) + "}";
 }
 
-template <class Layout>
-  requires(!std::is_same_v<Layout, json_elements>)
-std::string layout_json(Layout, json_elements elements = json_elements::listed) {
-  return layout_json<Layout>(elements);
+// The same for a compiled model, `fx::layout_json(m)` (the form for .cu
+// files, as layout_table(m)), or a layout object.
+template <class M>
+  requires(!std::is_same_v<M, json_elements>)
+std::string layout_json(const M&, json_elements elements = json_elements::listed) {
+  return layout_json<detail::layout_of_t<M>>(elements);
 }
 
 }  // namespace fluxion

@@ -8,7 +8,7 @@
 //   #include <fluxion/fluxion.hpp>
 //   #include <fluxion/layout/introspect.hpp>
 //   namespace hana = boost::hana;
-//   using I = fx::introspect<M>;
+//   using I = fx::introspect<M>;                       // or fx::introspect info(m): M deduced
 //
 //   hana::for_each(I::states, [](auto s) {            // s: fx::symbol_info<Block, Sym>
 //     using S = decltype(s);
@@ -209,9 +209,14 @@ struct hana_tuple_of_lists {
 };
 }  // namespace detail
 
-// Introspection of a compiled model M (fx::compiled<model, T, Policy>).
+// Introspection of a compiled model M (fx::compiled<model, T, Policy>):
+// fx::introspect<M>, or fx::introspect info(m) with M deduced from a model
+// object (every member is static: info.states, info.find<"beta">()).
 template <class M>
 struct introspect {
+  constexpr introspect() = default;
+  constexpr explicit introspect(const M&) {}
+
   using layout = typename M::layout;
   using state_block = block_info<typename layout::state, "state">;
   using param_block = block_info<typename layout::param, "parameter">;

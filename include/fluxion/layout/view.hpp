@@ -2,6 +2,7 @@
 // Per-symbol views of a flat buffer in the shape of the symbol:
 //
 //   auto s = fx::view<M::layout::state>(S, x.data());      // s(p, k) == x[offset(S, p, k)]
+//   auto s = fx::view(m, S, x.data());                      // the same; the block is S's
 //
 // With libcu++ available (the CUDA toolkit's include/cccl) a view is a
 // ::cuda::std::mdspan with static extents and layout_stride; otherwise a small
@@ -12,6 +13,7 @@
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/layout/block.hpp>
 
 #if defined(FLUXION_HAVE_LIBCUDACXX) || __has_include(<cuda/std/mdspan>)
 #  include <cuda/std/mdspan>
@@ -90,6 +92,23 @@ auto view(Sym, T* data, std::ptrdiff_t element_stride = 1) {
   static_assert(Block::template holds<S>, "fluxion::view: the symbol is not part of this layout block.");
   return detail::view_of<T, typename S::spaces>::template make<Block, S>(
       data + std::ptrdiff_t(Block::template base<S>()) * element_stride, element_stride);
+}
+
+namespace detail {
+// The block of M's layout (M a compiled model or a layout) that holds Sym.
+template <class M, class Sym, class L = layout_of_t<M>>
+using block_holding_t = if_t<L::state::template holds<Sym>, typename L::state,
+                             if_t<L::param::template holds<Sym>, typename L::param, typename L::observable>>;
+}  // namespace detail
+
+// The same with the block deduced from the model (or its layout) and the
+// symbol: `fx::view(m, S, x, B)` views S in the state block. The form for a
+// .cu file's non-template functions, where nvcc cannot spell the block type
+// of the form above (see fluxion::layout_block).
+template <class M, class Sym, class T>
+  requires requires { typename detail::layout_of_t<M>::state; }
+auto view(const M&, Sym sym, T* data, std::ptrdiff_t element_stride = 1) {
+  return view<detail::block_holding_t<M, std::remove_cvref_t<Sym>>>(sym, data, element_stride);
 }
 
 }  // namespace fluxion
