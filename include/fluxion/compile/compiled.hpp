@@ -392,9 +392,19 @@ struct is_lowered_model<lowered_model<I...>> : std::true_type {};
 // rather than by the model value, so that a kernel templated on it is spelled
 // and mangled alike by the host and device compilers.
 template <class LoweredModel, class T, class Policy = symbol_major>
-struct evaluator {
-  static_assert(is_lowered_model<LoweredModel>::value,
+struct evaluator;
+
+// Something else than a model: the sentence alone, not the errors of an
+// evaluator built on it.
+template <class NotAModel, class T, class Policy>
+  requires(!is_lowered_model<NotAModel>::value)
+struct evaluator<NotAModel, T, Policy> {
+  static_assert(detail::always_false<NotAModel>,
                 "fluxion::compiled: the first argument must be a model made by fluxion::model(...).");
+};
+
+template <class LoweredModel, class T, class Policy>
+struct evaluator {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || math::is_complex<T>,
                 "fluxion::compiled: the scalar type must be float or double (or, on the host, "
                 "std::complex<double> for complex-step differentiation).");

@@ -30,6 +30,7 @@
 
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/layout/batch.hpp>
+#include <fluxion/compile/concepts.hpp>
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
@@ -481,7 +482,7 @@ void evaluate_range(const M& m, typename M::scalar t, const checked_call<typenam
 }  // namespace detail
 
 // d(state)/dt for `count` instances.
-template <class M>
+template <compiled_model M>
 void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
          batch<const typename M::scalar> p, batch<typename M::scalar> dx, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, dx, "state derivative", M::n_states);
@@ -491,7 +492,7 @@ void rhs(const M& m, typename M::scalar t, std::size_t count, batch<const typena
 }
 
 // Observables for `count` instances.
-template <class M>
+template <compiled_model M>
 void observe(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
              batch<const typename M::scalar> p, batch<typename M::scalar> y, threads exec = threads{}) {
   const auto c = detail::check_call<M>(count, x, p, y, "observable", M::n_observables);
@@ -572,13 +573,13 @@ void jvp(const M& m, typename M::scalar t, std::size_t count, const batch<const 
 
 // Jacobian-vector products (d rhs/d state) v and (d rhs/d parameters) v for
 // `count` instances; v is laid out like the states (jvp_x) or parameters (jvp_p).
-template <class M>
+template <compiled_model M>
 void jvp_x(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
            batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
            threads exec = threads{}) {
   detail::jvp<true>(m, t, count, x, p, v, out, exec);
 }
-template <class M>
+template <compiled_model M>
 void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
            batch<const typename M::scalar> p, batch<const typename M::scalar> v, batch<typename M::scalar> out,
            threads exec = threads{}) {
@@ -586,15 +587,38 @@ void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const type
 }
 
 // One instance, contiguous buffers.
-template <class M>
+template <compiled_model M>
 void rhs(const M& m, typename M::scalar t, std::span<const typename M::scalar> x,
          std::span<const typename M::scalar> p, std::span<typename M::scalar> dx) {
   rhs(m, t, 1, aos(x), aos(p), aos(dx));
 }
-template <class M>
+template <compiled_model M>
 void observe(const M& m, typename M::scalar t, std::span<const typename M::scalar> x,
              std::span<const typename M::scalar> p, std::span<typename M::scalar> y) {
   observe(m, t, 1, aos(x), aos(p), aos(y));
+}
+
+// Something else than a compiled model: one sentence naming the concept
+// (compile/concepts.hpp) instead of a list of candidates.
+template <class M, class... Rest>
+  requires(!compiled_model<M>)
+auto rhs(const M&, Rest&&...) {
+  return fluxion::detail::require_compiled_model<M>();
+}
+template <class M, class... Rest>
+  requires(!compiled_model<M>)
+auto observe(const M&, Rest&&...) {
+  return fluxion::detail::require_compiled_model<M>();
+}
+template <class M, class... Rest>
+  requires(!compiled_model<M>)
+auto jvp_x(const M&, Rest&&...) {
+  return fluxion::detail::require_compiled_model<M>();
+}
+template <class M, class... Rest>
+  requires(!compiled_model<M>)
+auto jvp_p(const M&, Rest&&...) {
+  return fluxion::detail::require_compiled_model<M>();
 }
 
 FLUXION_HOST_ABI_END

@@ -479,6 +479,7 @@ struct staging {
 struct lane_per_column {};
 
 template <class M, class Method, class Lik, class Pri>
+  requires fluxion::detail::log_density_parts<M, Method, Lik, Pri>
 void log_density(const M& m, Method method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
                  std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
@@ -487,8 +488,9 @@ void log_density(const M& m, Method method, const ode_problem<typename M::scalar
 }
 
 template <class M, class Method, class Lik, class Pri, class Policy>
-  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, lane_per_column> ||
-           std::is_same_v<Policy, discrete_adjoint>)
+  requires fluxion::detail::log_density_parts<M, Method, Lik, Pri> &&
+           (std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, lane_per_column> ||
+            std::is_same_v<Policy, discrete_adjoint>)
 void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
                  std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
@@ -672,6 +674,14 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   if (launched == cudaSuccess) launched = cudaGetLastError();
   cudaFreeAsync(device, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion log-density kernel");
+}
+
+// A model, method, likelihood or priors that are not ones: one sentence
+// naming the concept (infer/concepts.hpp) instead of errors from inside.
+template <class M, class Method, class Problem, class Lik, class Data, class Pri, class... Rest>
+  requires(!fluxion::detail::log_density_parts<M, Method, Lik, Pri>)
+auto log_density(const M&, Method, const Problem&, const Lik&, const Data&, const Pri&, Rest&&...) {
+  return fluxion::detail::require_log_density<M, Method, Lik, Pri>();
 }
 
 }  // namespace cuda

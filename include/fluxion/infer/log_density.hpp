@@ -66,7 +66,9 @@
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/data_error.hpp>
+#include <fluxion/infer/concepts.hpp>
 #include <fluxion/infer/densities.hpp>
+#include <fluxion/infer/likelihood.hpp>
 #include <fluxion/infer/partials.hpp>
 #include <fluxion/infer/priors.hpp>
 #include <fluxion/layout/batch.hpp>
@@ -83,77 +85,8 @@ namespace fluxion {
 
 namespace detail {
 template <class Family>
-inline constexpr bool takes_trials = std::is_same_v<Family, binomial> || std::is_same_v<Family, beta_binomial>;
-template <class Family>
 inline constexpr bool location_is_log = std::is_same_v<Family, lognormal>;
 }  // namespace detail
-
-// One data series: observable `observable` at every save time under Family,
-// whose other parameters are the model parameters at `parameters`.
-template <class Family>
-struct series {
-  using family = Family;
-  static constexpr int extra_parameters = Family::parameter_count - 1;
-  const char* name = "series";
-  int observable = 0;
-  int parameters[extra_parameters > 0 ? extra_parameters : 1] = {};
-};
-
-// A prior on model parameter `parameter` (a prior of fluxion/infer/priors.hpp).
-template <class Prior>
-struct prior_on {
-  int parameter = 0;
-  Prior prior;
-};
-template <class Prior>
-prior_on(int, Prior) -> prior_on<Prior>;
-
-namespace detail {
-
-// A fixed list of values of different types, usable in device code (no
-// std::tuple there): each() calls f(value, index) in order.
-template <std::size_t I, class V>
-struct pack_leaf {
-  V value;
-};
-template <class Seq, class... V>
-struct pack_base;
-template <std::size_t... I, class... V>
-struct pack_base<std::index_sequence<I...>, V...> : pack_leaf<I, V>... {
-  constexpr pack_base() = default;
-  constexpr explicit pack_base(const V&... v)
-    requires(sizeof...(V) > 0)
-      : pack_leaf<I, V>{v}... {}
-  template <class F>
-  FLUXION_HOST_DEVICE void each(F& f) const {
-    (f(static_cast<const pack_leaf<I, V>&>(*this).value, I), ...);
-  }
-  // The same for host-only f (checks that throw).
-  template <class F>
-  void each_on_host(F& f) const {
-    (f(static_cast<const pack_leaf<I, V>&>(*this).value, I), ...);
-  }
-};
-
-}  // namespace detail
-
-// The series of a likelihood, in the order of their data.
-template <class... Series>
-struct likelihood : detail::pack_base<std::index_sequence_for<Series...>, Series...> {
-  static constexpr std::size_t size = sizeof...(Series);
-  constexpr explicit likelihood(const Series&... s)
-      : detail::pack_base<std::index_sequence_for<Series...>, Series...>(s...) {}
-};
-
-// The priors of a log-density (fx::priors<>{} for none).
-template <class... Priors>
-struct priors : detail::pack_base<std::index_sequence_for<Priors...>, Priors...> {
-  static constexpr std::size_t size = sizeof...(Priors);
-  constexpr priors() = default;
-  constexpr explicit priors(const Priors&... p)
-    requires(sizeof...(Priors) > 0)
-      : detail::pack_base<std::index_sequence_for<Priors...>, Priors...>(p...) {}
-};
 
 // The data of one series, host memory (one value per save time).
 template <class T>
@@ -626,6 +559,7 @@ FLUXION_HOST_ABI_BEGIN
 // Every output is checked (its size, and apart from the inputs and from the
 // other outputs) before any work: a refused call writes nothing.
 template <class M, class Method, class Lik, class Pri>
+  requires fluxion::detail::log_density_parts<M, Method, Lik, Pri>
 void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, const Lik& lik,
                  std::span<const series_data<typename M::scalar>> data, const Pri& pri, std::size_t count,
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
@@ -675,6 +609,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
 // data, priors and inputs are checked before the vectors are allocated (a
 // refused call allocates nothing), then again by that form.
 template <class M, class Method, class Lik, class Pri>
+  requires fluxion::detail::log_density_parts<M, Method, Lik, Pri>
 log_density_result<typename M::scalar> log_density(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                                                    const Lik& lik,
                                                    std::span<const series_data<typename M::scalar>> data,
@@ -694,6 +629,15 @@ log_density_result<typename M::scalar> log_density(const M& m, Method method, co
                                      std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
               exec);
   return r;
+}
+
+// A model, method, likelihood or priors that are not ones: one sentence
+// naming the concept (infer/concepts.hpp) instead of errors from inside.
+// (Its return type is deduced, so that the sentence comes first.)
+template <class M, class Method, class Problem, class Lik, class Data, class Pri, class... Rest>
+  requires(!fluxion::detail::log_density_parts<M, Method, Lik, Pri>)
+auto log_density(const M&, Method, const Problem&, const Lik&, const Data&, const Pri&, Rest&&...) {
+  return fluxion::detail::require_log_density<M, Method, Lik, Pri>();
 }
 
 FLUXION_HOST_ABI_END

@@ -251,6 +251,7 @@ FLUXION_HOST_ABI_BEGIN
 // adjoint (explicit methods; one trajectory at a time per thread, each
 // thread with one tape).
 template <class M, class Method, class Lik, class Pri>
+  requires fluxion::detail::log_density_parts<M, Method, Lik, Pri>
 log_density_result<typename M::scalar> log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr,
                                                    const Lik& lik,
                                                    std::span<const series_data<typename M::scalar>> data,

@@ -166,11 +166,14 @@ struct block<detail::type_list<Syms...>, Policy> {
       return base<S>() + std::size_t(pos);
     }
   }
-  // The same with the symbol object: `offset(S, p, k)`.
+  // The same with the symbol object: `offset(S, p, k)`. (Not constrained by
+  // holds<Sym>: a symbol of another block stops in the sentence below, not
+  // in a list of candidates.)
   template <class Sym, class... I>
-    requires(holds<Sym>)
   FLUXION_HOST_DEVICE static constexpr std::size_t offset(Sym, I... i) {
-    return offset<Sym>(i...);
+    static_assert(holds<std::remove_cvref_t<Sym>>, "fluxion::layout: the symbol is not part of this block of the layout.");
+    if constexpr (holds<std::remove_cvref_t<Sym>>) return offset<Sym>(i...);
+    else return 0;
   }
 
   template <class Sym>

@@ -43,6 +43,7 @@
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/solve/buffers.hpp>  // ensemble_buffers
+#include <fluxion/solve/concepts.hpp>
 #include <fluxion/solve/cooperative.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/host.hpp>
@@ -157,6 +158,7 @@ struct thread_per_trajectory {};
 struct warp_per_trajectory {};
 
 template <class M, class Method>
+  requires ode_system<M> && ode_method<Method>
 void integrate(const M& m, Method method, const ode_problem<typename M::scalar>& pr, std::size_t count,
                batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                const ensemble_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr) {
@@ -164,7 +166,8 @@ void integrate(const M& m, Method method, const ode_problem<typename M::scalar>&
 }
 
 template <class M, class Method, class Policy>
-  requires(std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, warp_per_trajectory>)
+  requires ode_system<M> && ode_method<Method> &&
+           (std::is_same_v<Policy, thread_per_trajectory> || std::is_same_v<Policy, warp_per_trajectory>)
 void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
                batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                const ensemble_buffers<typename M::scalar>& out, Policy, cudaStream_t stream = nullptr) {
@@ -260,6 +263,16 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   const cudaError_t launched = cudaGetLastError();
   if (table) cudaFreeAsync(table, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion integration kernel");
+}
+
+// A model or method that is not one: one sentence naming the concept
+// (solve/concepts.hpp) instead of errors from inside the integrator.
+// (Its return type is deduced, so that the sentence comes first, before
+// any error about the use of the result.)
+template <class M, class Method, class... Rest>
+  requires(!ode_system<M> || !ode_method<Method>)
+auto integrate(const M&, Method, Rest&&...) {
+  return fluxion::detail::require_integration<M, Method>();
 }
 
 }  // namespace cuda

@@ -36,6 +36,7 @@
 #include <cstddef>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/solve/concepts.hpp>
 #include <fluxion/solve/status.hpp>
 #include <fluxion/symbolic/math.hpp>
 
@@ -238,6 +239,8 @@ struct dense_values {
 
 template <class Step, class M>
 struct adaptive_driver {
+  static_assert(adaptive_step<Step, M>,
+                "fluxion::adaptive_driver: the step must satisfy fluxion::adaptive_step (solve/concepts.hpp).");
   using T = typename M::scalar;
   static constexpr int n = int(M::n_states);         // this member's share of the state
   static constexpr int n_norm = detail::norm_count<M>();  // the whole state's

@@ -35,6 +35,7 @@
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/solve/buffers.hpp>
+#include <fluxion/solve/concepts.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #if !defined(__CUDACC__)
@@ -94,6 +95,7 @@ FLUXION_HOST_ABI_BEGIN
 // output is checked (its size, and apart from the inputs and from the other
 // outputs) before any work: a refused call writes nothing.
 template <class M, class Method>
+  requires ode_system<M> && ode_method<Method>
 void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, std::size_t count,
                batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                const ensemble_buffers<typename M::scalar>& out, threads exec = threads{}) {
@@ -161,6 +163,7 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
 // vectors. The problem and the inputs are checked before the vectors are
 // allocated (a refused call allocates nothing), then again by that form.
 template <class M, class Method>
+  requires ode_system<M> && ode_method<Method>
 ensemble_result<typename M::scalar> integrate(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                                               std::size_t count, batch<const typename M::scalar> x0,
                                               batch<const typename M::scalar> p, threads exec = threads{}) {
@@ -185,6 +188,16 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method method, const o
                                 std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
             exec);
   return r;
+}
+
+// A model or method that is not one: one sentence naming the concept
+// (solve/concepts.hpp) instead of errors from inside the integrator.
+// (Its return type is deduced, so that the sentence comes first, before
+// any error about the use of the result.)
+template <class M, class Method, class... Rest>
+  requires(!ode_system<M> || !ode_method<Method>)
+auto integrate(const M&, Method, Rest&&...) {
+  return fluxion::detail::require_integration<M, Method>();
 }
 
 FLUXION_HOST_ABI_END

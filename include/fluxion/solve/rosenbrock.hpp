@@ -228,19 +228,17 @@ struct rodas_step {
 
 // Methods whose step keeps a dense n x n matrix per trajectory.
 template <class Method>
-inline constexpr bool keeps_dense_matrix = false;
-template <>
-inline constexpr bool keeps_dense_matrix<rosenbrock23> = true;
-template <>
-inline constexpr bool keeps_dense_matrix<rodas5p> = true;
+inline constexpr bool keeps_dense_matrix = stiff_method<Method>;
 
 template <class M>
 struct stepper_of<rosenbrock23, M> {
   using type = adaptive_driver<rosenbrock23_step<M>, M>;
 };
-template <class M>
-struct stepper_of<rodas5p, M> {
-  using type = adaptive_driver<rodas_step<rodas5p, M>, M>;
+// Every Rosenbrock tableau in Rodas form (fx::rodas5p, or one of the user's).
+template <class Method, class M>
+  requires rosenbrock_tableau<Method>
+struct stepper_of<Method, M> {
+  using type = adaptive_driver<rodas_step<Method, M>, M>;
 };
 
 }  // namespace fluxion

@@ -190,6 +190,7 @@ FLUXION_HOST_ABI_BEGIN
 // one trajectory at a time per thread). Inputs and the result's sizes are
 // checked as by integrate, before anything is allocated.
 template <class M, class Method>
+  requires ode_system<M> && explicit_tableau<Method>
 sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                                               std::size_t count, batch<const typename M::scalar> x0,
                                               batch<const typename M::scalar> p, threads exec = threads{}) {
@@ -214,6 +215,16 @@ sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const o
   static_cast<ensemble_result<T>&>(r) =
       integrate(S{m}, method, aug, count, soa(std::span<const T>(z0)), p, exec);
   return r;
+}
+
+// A model or method that is not one, or a stiff method: one sentence.
+template <class M, class Method, class... Rest>
+  requires(!ode_system<M> || !explicit_tableau<Method>)
+void integrate_sensitivities(const M&, Method, Rest&&...) {
+  fluxion::detail::require_integration<M, Method>();
+  static_assert(!ode_method<Method> || explicit_tableau<Method>,
+                "fluxion::host::integrate_sensitivities: the method must satisfy fluxion::explicit_tableau "
+                "(fluxion::tsit5, fluxion::vern7): forward sensitivities are integrated by explicit methods only.");
 }
 
 FLUXION_HOST_ABI_END
