@@ -99,7 +99,8 @@ concept log_density_parts = ode_system<M> && explicit_tableau<Method> && series_
 template <class M, class Method, class Lik, class Pri>
 constexpr auto require_log_density() {
   static_assert(ode_system<M>,
-                "fluxion: the model of a log-density must satisfy fluxion::ode_system (a fluxion::compiled<model, T>).");
+                "fluxion: the model of a log-density must satisfy fluxion::ode_system "
+                "(a fluxion::compiled<model, T>).");
   static_assert(explicit_tableau<Method>,
                 "fluxion: the method of a log-density must satisfy fluxion::explicit_tableau (fluxion::tsit5, "
                 "fluxion::vern7): its gradient integrates sensitivities or an adjoint with explicit methods only.");
