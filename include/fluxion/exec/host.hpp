@@ -32,6 +32,7 @@
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/compile/concepts.hpp>
 #include <fluxion/compile/sparsity.hpp>
+#include <fluxion/exec/check.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
 #include <fluxion/exec/detail/prefetch.hpp>
@@ -69,6 +70,10 @@ inline constexpr std::size_t simd_bytes_used = simd_bytes;
 #endif
 
 namespace detail {
+
+using fluxion::detail::check_call;  // exec/check.hpp, shared with the CUDA launchers
+using fluxion::detail::check_pattern_nnz;
+using fluxion::detail::checked_call;
 
 // The length of each range for_ranges hands out for `count` instances (the
 // last one may be shorter): a multiple of `grain` (so that SIMD groups do not
@@ -206,39 +211,6 @@ constexpr std::size_t soa_tile_instances(std::size_t elements) {
   constexpr std::size_t line = std::max<std::size_t>(Width, cache_line_bytes / sizeof(T));
   const std::size_t lines = tile_buffer_bytes / (elements * sizeof(T) * line);
   return line * std::clamp<std::size_t>(lines, 1, tile_max_lines);
-}
-
-template <class T>
-struct checked_call {
-  checked_buffer<const T> x, p;
-  checked_buffer<T> out;
-  checked_buffer<const T> v;  // the direction of a jvp; empty (no bytes) when there is none
-};
-
-// The buffers of one call, checked in order (state, parameters, output, then
-// the direction v when given), and the output apart from every input.
-template <class M>
-checked_call<typename M::scalar> check_call(std::size_t count, const batch<const typename M::scalar>& x,
-                                            const batch<const typename M::scalar>& p,
-                                            const batch<typename M::scalar>& out, const char* out_block,
-                                            std::size_t n_out, const batch<const typename M::scalar>* v = nullptr,
-                                            std::size_t n_v = 0, const char* v_block = "direction") {
-  checked_call<typename M::scalar> c{check_buffer("state", x, M::n_states, count, false),
-                                     check_buffer("parameter", p, M::n_params, count, false),
-                                     check_buffer(out_block, out, n_out, count, true),
-                                     {nullptr, 1, 0, 0, 0}};
-  if (v) c.v = check_buffer(v_block, *v, n_v, count, false);
-  check_outputs_apart({{"state", c.x}, {"parameter", c.p}, {v_block, c.v}}, {{out_block, c.out}});
-  return c;
-}
-
-// The caller's nnz of Jacobian J must be the pattern's: it sizes every
-// instance's block of values. Counted once, on the host.
-template <class M, typename M::jacobian J>
-void check_pattern_nnz(std::size_t nnz) {
-  static const std::size_t expected = jacobian_nnz_at_run_time<M, J>();
-  if (nnz != expected)
-    throw layout_error("jacobian values", "nnz must be the pattern's number of non-zeros", expected, nnz);
 }
 
 // Instance b's pointers into a validated buffer.

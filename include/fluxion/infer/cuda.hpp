@@ -517,26 +517,9 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, atol);
   const std::size_t n_system = sensitivities ? sensitivity_system<M>::n_states : M::n_states;
   ode_options<T> o = check_problem(aug, n_system);
-  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto cv = check_buffer("log-density", batch<T>{out.value, batch_order::soa}, 1, count, true);
-  const auto cg = gradient ? check_buffer("gradient", batch<T>{out.gradients, batch_order::soa}, columns, count, true)
-                           : checked_buffer<T>{nullptr, 1, 1, 0, 0};
-  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
-  const bool with_stats = !out.stats.empty();
-  const auto cstat = with_stats
-                         ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
-                         : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  // Every output apart from the inputs and the other outputs (absent ones,
-  // the gradient of a value-only call or no statistics, overlap nothing).
-  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
-                      {{"statistics", cstat}, {"status", cst}, {"log-density", cv}, {"gradient", cg}});
-  if (gradient) detail::check_device_memory("gradient", cg);
-  if (with_stats) detail::check_device_memory("statistics", cstat);
-  detail::check_device_memory("initial state", cx);
-  detail::check_device_memory("parameter", cp);
-  detail::check_device_memory("log-density", cv);
-  detail::check_device_memory("status", cst);
+  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
+  const auto& [cx, cp, cv, cg, cst, cstat, with_gradient, with_stats] = c;
+  detail::check_device_memory(c);
   if (count == 0) return;
   // Each resident thread's deferred terms: every observable (and its
   // derivatives) at every save time.

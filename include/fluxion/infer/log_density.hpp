@@ -570,20 +570,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
   const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
-  const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto cv = check_buffer("log-density", batch<T>{out.value, batch_order::soa}, 1, count, true);
-  const auto cg = gradient ? check_buffer("gradient", batch<T>{out.gradients, batch_order::soa}, columns, count, true)
-                           : checked_buffer<T>{nullptr, 1, 1, 0, 0};
-  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
-  const bool with_stats = !out.stats.empty();
-  const auto cstat = with_stats
-                         ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
-                         : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  // Every output apart from the inputs and the other outputs (absent ones,
-  // the gradient of a value-only call or no statistics, overlap nothing).
-  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
-                      {{"statistics", cstat}, {"status", cst}, {"log-density", cv}, {"gradient", cg}});
+  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
+  const auto& [cx, cp, cv, cg, cst, cstat, with_gradient, with_stats] = c;
   if (count == 0) return;
   const auto views = fluxion::detail::host_series_views(data);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);

@@ -8,8 +8,11 @@
 // work (fluxion::layout_error).
 //
 //   fx::ensemble_buffers<double> out{saved, final_state, status, stats};
+#include <cstddef>
 #include <span>
 
+#include <fluxion/layout/batch.hpp>
+#include <fluxion/layout/check.hpp>
 #include <fluxion/solve/status.hpp>
 
 namespace fluxion {
@@ -21,5 +24,51 @@ struct ensemble_buffers {
   std::span<solve_status> status;           // count values
   std::span<solve_statistics> stats = {};   // count values, or empty
 };
+
+namespace detail {
+
+// An integration's buffers, checked (exec/check.hpp says how bundles work).
+template <class T>
+struct checked_ensemble {
+  checked_buffer<const T> x0, p;
+  checked_buffer<T> saved, final_state;
+  checked_buffer<solve_status> status;
+  checked_buffer<solve_statistics> stats;  // no bytes when none are recorded
+  bool with_stats;
+
+  template <class F>
+  void each(F&& f) const {
+    if (with_stats) f("statistics", stats);
+    f("initial state", x0);
+    f("parameter", p);
+    f("saved states", saved);
+    f("final state", final_state);
+    f("status", status);
+  }
+};
+
+// The inputs of `count` trajectories of n states and n_params parameters and
+// the outputs for n_save save times, each checked, the outputs apart from
+// the inputs and from each other (absent statistics overlap nothing).
+template <class T>
+checked_ensemble<T> check_ensemble(std::size_t n, std::size_t n_params, std::size_t n_save, std::size_t count,
+                                   const batch<const T>& x0, const batch<const T>& p, const ensemble_buffers<T>& out) {
+  const bool with_stats = !out.stats.empty();
+  checked_ensemble<T> c{
+      check_buffer("initial state", x0, n, count, false),
+      check_buffer("parameter", p, n_params, count, false),
+      check_buffer("saved states", batch<T>{out.saved, batch_order::soa}, n_save * n, count, true),
+      check_buffer("final state", batch<T>{out.final_state, batch_order::soa}, n, count, true),
+      check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true),
+      with_stats ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
+                 : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0},
+      with_stats};
+  check_outputs_apart({{"initial state", c.x0}, {"parameter", c.p}},
+                      {{"statistics", c.stats}, {"status", c.status}, {"saved states", c.saved},
+                       {"final state", c.final_state}});
+  return c;
+}
+
+}  // namespace detail
 
 }  // namespace fluxion

@@ -179,25 +179,9 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                 "fluxion::cuda::max_states_dense_per_thread (32) states; integrate larger stiff models on the host "
                 "(fluxion::host::integrate) or with an explicit method.");
   ode_options<T> o = check_problem(pr, n);
-  const auto cx = check_buffer("initial state", x0, n, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto cs = check_buffer("saved states", batch<T>{out.saved, batch_order::soa}, o.n_save * n, count, true);
-  const auto cf = check_buffer("final state", batch<T>{out.final_state, batch_order::soa}, n, count, true);
-  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
-  const bool with_stats = !out.stats.empty();
-  const batch<solve_statistics> stats_batch{out.stats, batch_order::soa};
-  const auto cstat = with_stats ? check_buffer("statistics", stats_batch, 1, count, true)
-                                : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  // Every output apart from the inputs and the other outputs (absent
-  // statistics overlap nothing).
-  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
-                      {{"statistics", cstat}, {"status", cst}, {"saved states", cs}, {"final state", cf}});
-  if (with_stats) detail::check_device_memory("statistics", cstat);
-  detail::check_device_memory("initial state", cx);
-  detail::check_device_memory("parameter", cp);
-  detail::check_device_memory("saved states", cs);
-  detail::check_device_memory("final state", cf);
-  detail::check_device_memory("status", cst);
+  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
+  const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
+  detail::check_device_memory(c);
   if (count == 0) return;
   constexpr bool by_warp = std::is_same_v<Policy, warp_per_trajectory>;
   constexpr unsigned threads = by_warp ? detail::warp_block_threads : detail::block_threads;

@@ -102,19 +102,8 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
   const ode_options<T> o = check_problem(pr, n);
-  const auto cx = check_buffer("initial state", x0, n, count, false);
-  const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto cs = check_buffer("saved states", batch<T>{out.saved, batch_order::soa}, o.n_save * n, count, true);
-  const auto cf = check_buffer("final state", batch<T>{out.final_state, batch_order::soa}, n, count, true);
-  const auto cst = check_buffer("status", batch<solve_status>{out.status, batch_order::soa}, 1, count, true);
-  const bool with_stats = !out.stats.empty();
-  const auto cstat = with_stats
-                         ? check_buffer("statistics", batch<solve_statistics>{out.stats, batch_order::soa}, 1, count, true)
-                         : checked_buffer<solve_statistics>{nullptr, 1, 1, 0, 0};
-  // Every output apart from the inputs and the other outputs (absent
-  // statistics overlap nothing).
-  check_outputs_apart({{"initial state", cx}, {"parameter", cp}},
-                      {{"statistics", cstat}, {"status", cst}, {"saved states", cs}, {"final state", cf}});
+  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
+  const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
   if (count == 0) return;
 
   const auto io_of = [&](std::size_t b) {

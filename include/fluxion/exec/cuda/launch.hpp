@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/exec/check.hpp>
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/host.hpp>
 #include <fluxion/layout/batch.hpp>
@@ -128,6 +129,13 @@ void check_device_memory(const std::string& block, const checked_buffer<T>& b) {
                        std::size_t(cudaMemoryTypeDevice), std::size_t(attr.type));
 }
 
+// Every buffer of a checked bundle (exec/check.hpp, solve/buffers.hpp,
+// infer/buffers.hpp) must be device (or managed) memory.
+template <class Bundle>
+void check_device_memory(const Bundle& c) {
+  c.each([](const char* block, const auto& b) { check_device_memory(block, b); });
+}
+
 template <class Op, class M>
 void launch(const M& m, typename M::scalar t, std::size_t count, const batch<const typename M::scalar>& x,
             const batch<const typename M::scalar>& p, const batch<const typename M::scalar>* v, std::size_t n_v,
@@ -135,21 +143,17 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
             cudaStream_t stream) {
   using T = typename M::scalar;
   // The same checks as the host drivers, then the device-memory checks.
-  const auto c = fluxion::host::detail::check_call<M>(count, x, p, out, out_block, n_out, v, n_v, v_block);
+  const auto c = fluxion::detail::check_call<M>(count, x, p, out, out_block, n_out, v, n_v, v_block);
+  check_device_memory(c);
   const auto& cx = c.x;
   const auto& cp = c.p;
-  const auto& co = c.out;
   const auto& cv = c.v;
-  if (v) check_device_memory(v_block, cv);
-  check_device_memory("state", cx);
-  check_device_memory("parameter", cp);
-  check_device_memory(out_block, co);
   if (count == 0 || n_out == 0) return;  // nothing to write: no launch
   constexpr unsigned threads = block_threads;
   const unsigned blocks = grid_blocks(count);
   batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(
       m, t, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
-      cv.data, {cv.element_stride, cv.instance_stride}, co.data, {co.element_stride, co.instance_stride});
+      cv.data, {cv.element_stride, cv.instance_stride}, c.out.data, {c.out.element_stride, c.out.instance_stride});
   fluxion::detail::check_cuda(cudaGetLastError(), "launch of a fluxion batch kernel");
 }
 
@@ -200,7 +204,7 @@ void jacobian_values(const M& m, typename M::scalar t, std::size_t count, batch<
   // count: its functions are __host__ __device__, and cicc would otherwise
   // compile all of them for the device too (seconds for a large model), for
   // a count no device code makes.
-  fluxion::host::detail::check_pattern_nnz<M, J>(nnz);
+  fluxion::detail::check_pattern_nnz<M, J>(nnz);
 #endif
   detail::launch<detail::jacobian_values_op<J>>(m, t, count, x, p, nullptr, 0, "", out, "jacobian values", nnz, stream);
 }
