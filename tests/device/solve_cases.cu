@@ -18,42 +18,22 @@
 #include <string>
 #include <vector>
 
+#include "support/group_decays.hpp"
+#include "support/lorenz63.hpp"
+#include "support/stiff_models.hpp"
+
 namespace fx = fluxion;
 
 namespace device_cases {
 
 namespace {
 
-constexpr fx::state<"x"> lx;
-constexpr fx::state<"y"> ly;
-constexpr fx::state<"z"> lz;
-constexpr fx::param<"sigma"> lsigma;
-constexpr fx::param<"rho"> lrho;
-constexpr fx::param<"beta"> lbeta;
-constexpr auto lorenz = fx::model(fx::states(lx, ly, lz), fx::params(lsigma, lrho, lbeta),  //
-                                  fx::d(lx) = lsigma * (ly - lx), fx::d(ly) = lx * (lrho - lz) - ly,
-                                  fx::d(lz) = lx * ly - lbeta * lz);
-
-constexpr fx::state<"y1"> ry1;
-constexpr fx::state<"y2"> ry2;
-constexpr fx::state<"y3"> ry3;
-constexpr fx::param<"k1"> rk1;
-constexpr fx::param<"k2"> rk2;
-constexpr fx::param<"k3"> rk3;
-constexpr auto robertson = fx::model(fx::states(ry1, ry2, ry3), fx::params(rk1, rk2, rk3),  //
-                                     fx::d(ry1) = -rk1 * ry1 + rk3 * ry2 * ry3,
-                                     fx::d(ry2) = rk1 * ry1 - rk2 * ry2 * ry2 - rk3 * ry2 * ry3,
-                                     fx::d(ry3) = rk2 * ry2 * ry2);
+using lorenz63::lorenz;
+using stiff_models::robertson;
 
 // y_i' = -c k_i y_i over ten states, the rate an alias (a scratch step that
 // a warp's lanes sync after): a warp per trajectory leaves 22 lanes padding.
-using ten = fx::index<"i", 10>;
-constexpr fx::ivar<ten, 0, "i"> di;
-constexpr fx::state<"y", ten> dy;
-constexpr fx::param<"k", ten> dk;
-constexpr fx::param<"c"> dc;
-constexpr auto drate = fx::alias<"rate">(dc * dk(di));
-constexpr auto decays = fx::model(fx::states(dy), fx::params(dk, dc), fx::d(dy(di)) = -drate(di) * dy(di));
+using group_decays::decays;
 
 // One method on one model: device against host for B trajectories (a thread
 // or a warp a trajectory on the device, as Policy says).

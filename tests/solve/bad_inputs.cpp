@@ -23,16 +23,15 @@
 #include <string>
 #include <vector>
 
+#include "support/closed_form_models.hpp"
+
 namespace fx = fluxion;
 using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
 // y' = c - k y: one state, two parameters.
-constexpr fx::state<"y"> y;
-constexpr fx::param<"k"> k;
-constexpr fx::param<"c"> c;
-constexpr auto relax = fx::model(fx::states(y), fx::params(k, c), fx::d(y) = c - k * y);
+using closed_form_models::relax;
 using R = fx::compiled<relax, double>;
 
 // Three states, one parameter: the sensitivity system has 3 (1 + 4) = 15

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../../examples/model_a_grid.hpp"
+#include "support/group_decays.hpp"
 #include "support/host_members.hpp"
 
 namespace fx = fluxion;
@@ -123,13 +124,8 @@ void require_close(const std::vector<T>& a, const std::vector<T>& b, T rtol, T a
 
 // y_i' = -k_i y_i, ten states (shares of 4, 2 and 1 leave padding), with an
 // alias read by every element (a scratch step: members sync after it).
-using ten = fx::index<"i", 10>;
-constexpr fx::ivar<ten, 0, "i"> i;
-constexpr fx::state<"y", ten> y;
-constexpr fx::param<"k", ten> k;
-constexpr fx::param<"c"> c;
-constexpr auto rate = fx::alias<"rate">(c * k(i));
-constexpr auto decays = fx::model(fx::states(y), fx::params(k, c), fx::d(y(i)) = -rate(i) * y(i));
+using group_decays::c;
+using group_decays::decays;
 
 // y' = c y^2 blows up at t = 1 / (c y0).
 constexpr fx::state<"u"> u;

@@ -18,27 +18,22 @@
 #include <utility>
 #include <vector>
 
+#include "support/closed_form_models.hpp"
+
 namespace fx = fluxion;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 namespace {
 
-// y' = -k y
-constexpr fx::state<"y"> y;
-constexpr fx::param<"k"> k;
-constexpr auto decay = fx::model(fx::states(y), fx::params(k), fx::d(y) = -k * y);
-
-// x'' = -w^2 x as (x, v)
-constexpr fx::state<"x"> x;
-constexpr fx::state<"v"> v;
-constexpr fx::param<"w"> w;
-constexpr auto oscillator = fx::model(fx::states(x, v), fx::params(w), fx::d(x) = v, fx::d(v) = -w * w * x);
-
-// y' = r y (1 - y / K)
-constexpr fx::param<"r"> r;
-constexpr fx::param<"K"> K;
-constexpr auto logistic = fx::model(fx::states(y), fx::params(r, K), fx::d(y) = r * y * (1 - y / K));
+// y' = -k y; x'' = -w^2 x as (x, v); y' = r y (1 - y / K); y' = k y^2
+// (blowup: infinite at t = 1 / (k y0)).
+using closed_form_models::blowup;
+using closed_form_models::decay;
+using closed_form_models::k;
+using closed_form_models::logistic;
+using closed_form_models::oscillator;
+using closed_form_models::y;
 
 // SIR: S + I + R is conserved.
 constexpr fx::state<"S"> S;
@@ -50,9 +45,7 @@ constexpr auto sir = fx::model(fx::states(S, I, R), fx::params(beta, gam),  //
                                fx::d(S) = -beta * S * I / (S + I + R),      //
                                fx::d(I) = beta * S * I / (S + I + R) - gam * I, fx::d(R) = gam * I);
 
-// y' = y^2 blows up at t = 1 / y0; y' = log(-1 - y^2) is NaN from the start
-// of its second half.
-constexpr auto blowup = fx::model(fx::states(y), fx::params(k), fx::d(y) = k * y * y);
+// y' = log(-1 - y^2) is NaN from the start of its second half.
 constexpr auto poisoned =
     fx::model(fx::states(y), fx::params(k), fx::d(y) = fx::where(fx::t > 0.5, fx::log(-1 - y * y), -k * y));
 

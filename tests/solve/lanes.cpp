@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "support/closed_form_models.hpp"
 #include "support/stiff_models.hpp"
 
 namespace fx = fluxion;
@@ -27,13 +28,14 @@ using Catch::Matchers::WithinAbs;
 
 namespace {
 
-constexpr fx::state<"y"> y;
-constexpr fx::state<"v"> v;
-constexpr fx::param<"k"> k;
-constexpr fx::param<"w"> w;
+using closed_form_models::k;
+using closed_form_models::v;
+using closed_form_models::w;
+using closed_form_models::y;
 
-// Decay at rates spanning decades: lanes finish at very different times.
-constexpr auto decay = fx::model(fx::states(y), fx::params(k), fx::d(y) = -k * y);
+// Decay (y' = -k y) at rates spanning decades: lanes finish at very
+// different times.
+using closed_form_models::decay;
 // A forced oscillator, non-autonomous: each lane reads its own time.
 // y'' = -w^2 y + cos(t) from y = 1, y' = 0: y = (1 - 1/(w^2 - 1)) cos(w t) + cos(t)/(w^2 - 1).
 constexpr auto forced = fx::model(fx::states(y, v), fx::params(w), fx::d(y) = v,

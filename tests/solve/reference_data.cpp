@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "support/lorenz63.hpp"
 #include "support/stiff_models.hpp"
 
 namespace fx = fluxion;
@@ -86,16 +87,7 @@ std::vector<double> max_relative_error(const fx::ensemble_result<T>& r, const re
   return worst;
 }
 
-constexpr fx::state<"x"> x;
-constexpr fx::state<"y"> y;
-constexpr fx::state<"z"> z;
-constexpr fx::param<"sigma"> sigma;
-constexpr fx::param<"rho"> rho;
-constexpr fx::param<"beta"> beta;
-constexpr auto lorenz = fx::model(fx::states(x, y, z), fx::params(sigma, rho, beta),  //
-                                  fx::d(x) = sigma * (y - x),                         //
-                                  fx::d(y) = x * (rho - z) - y,                       //
-                                  fx::d(z) = x * y - beta * z);
+using lorenz63::lorenz;
 
 template <class T, class Method>
 std::vector<double> lorenz_error(Method method, T rtol, T atol) {

@@ -19,34 +19,26 @@
 #include <utility>
 #include <vector>
 
+#include "support/closed_form_models.hpp"
+
 namespace fx = fluxion;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 namespace {
 
-// y' = -k y
-constexpr fx::state<"y"> y;
-constexpr fx::param<"k"> k;
-constexpr auto decay = fx::model(fx::states(y), fx::params(k), fx::d(y) = -k * y);
-
-// x'' = -w^2 x as (x, v)
-constexpr fx::state<"x"> x;
-constexpr fx::state<"v"> v;
-constexpr fx::param<"w"> w;
-constexpr auto oscillator = fx::model(fx::states(x, v), fx::params(w), fx::d(x) = v, fx::d(v) = -w * w * x);
-
-// y' = r y (1 - y / K)
-constexpr fx::param<"r"> r;
-constexpr fx::param<"K"> K;
-constexpr auto logistic = fx::model(fx::states(y), fx::params(r, K), fx::d(y) = r * y * (1 - y / K));
+// y' = -k y; x'' = -w^2 x as (x, v); y' = r y (1 - y / K); y' = k y^2
+// (blowup: infinite at t = 1 / (k y0)).
+using closed_form_models::blowup;
+using closed_form_models::decay;
+using closed_form_models::k;
+using closed_form_models::logistic;
+using closed_form_models::oscillator;
+using closed_form_models::y;
 
 // y' = -k t y^2: y = 1 / (1 / y0 + k t^2 / 2) from t = 0. Nonlinear and
 // non-autonomous, so every stage's time (c) matters.
 constexpr auto riccati = fx::model(fx::states(y), fx::params(k), fx::d(y) = -k * fx::t * y * y);
-
-// y' = k y^2 blows up at t = 1 / (k y0).
-constexpr auto blowup = fx::model(fx::states(y), fx::params(k), fx::d(y) = k * y * y);
 
 double logistic_exact(double t, double rr, double kk, double y0) {
   return kk / (1 + (kk / y0 - 1) * std::exp(-rr * t));

@@ -1,5 +1,6 @@
 // The stiff test problems of tests/solve (stiff.cpp, reference_data.cpp,
-// lanes.cpp), declared once:
+// lanes.cpp, host_buffers.cpp, user_methods.cpp) and of
+// tests/device/solve_cases.cu (robertson), declared once:
 //   prothero_robinson  y' = lambda (y - sin t) + cos t, y = sin t + (y0 - sin 0) e^(lambda t)
 //   robertson          Robertson's kinetics, rate constants k1, k2, k3
 //   van_der_pol        scaled: y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps
