@@ -18,15 +18,27 @@ template <class Family>
 inline constexpr bool takes_trials = std::is_same_v<Family, binomial> || std::is_same_v<Family, beta_binomial>;
 }  // namespace detail
 
+// The flat index of a model parameter in a series' `parameters`; a slot not
+// given stays `unset` (-1), which the checks refuse, naming the series,
+// instead of reading parameter 0.
+struct parameter_index {
+  static constexpr int unset = -1;
+  int value = unset;
+  constexpr parameter_index() = default;
+  FLUXION_HOST_DEVICE constexpr parameter_index(int index) : value(index) {}
+  FLUXION_HOST_DEVICE constexpr operator int() const { return value; }
+};
+
 // One data series: observable `observable` at every save time under Family,
-// whose other parameters are the model parameters at `parameters`.
+// whose other parameters are the model parameters at `parameters` (every
+// one of them given: `.parameters = {3}` for a normal's sd).
 template <class Family>
 struct series {
   using family = Family;
   static constexpr int extra_parameters = Family::parameter_count - 1;
   const char* name = "series";
   int observable = 0;
-  int parameters[extra_parameters > 0 ? extra_parameters : 1] = {};
+  parameter_index parameters[extra_parameters > 0 ? extra_parameters : 1] = {};
 };
 
 // A prior on model parameter `parameter` (a prior of fluxion/infer/priors.hpp).

@@ -46,7 +46,13 @@
 //
 // A trajectory whose integration does not succeed (status other than
 // success) has log-density -inf and gradient 0: a sampler rejects it, an
-// optimizer steps back. Its status says why.
+// optimizer steps back. Its status says why. A trajectory that succeeds
+// with log-density -inf (a parameter outside its prior's support, data
+// outside the family's) has gradient 0 too: no direction leads back in.
+//
+// Every parameter a series' family needs beyond its location is named in
+// `.parameters`: a slot left out is refused (fluxion::data_error naming the
+// series), never read as parameter 0.
 //
 // Priors are on parameters; the gradient with respect to x0 lets a caller
 // whose initial state is a function of parameters chain it (dx0/dp^T grad).
@@ -275,6 +281,14 @@ struct log_density_sink {
   }
 };
 
+// Whether a trajectory's gradient is written (else zeros): it succeeded and
+// its log-density is not -inf (data, or a parameter under a prior, outside
+// the support, where no direction leads back in).
+template <class T>
+FLUXION_HOST_DEVICE constexpr bool has_gradient(bool succeeded, T value) {
+  return succeeded && value != -special::infinity<T>();
+}
+
 // Adds the priors' log densities (and their derivatives) at parameters p.
 template <class T, bool Gradient>
 struct prior_sum {
@@ -324,8 +338,10 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   pri.each(add);
   const bool ok = status == solve_status::success;
   *value_out = ok ? sink.value : -special::infinity<T>();
-  if constexpr (Gradient)
-    for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? sink.grad[j] : T(0);
+  if constexpr (Gradient) {
+    const bool graded = has_gradient(ok, sink.value);
+    for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? sink.grad[j] : T(0);
+  }
   return status;
 }
 
@@ -343,12 +359,18 @@ struct series_checker {
       throw data_error(name, data_error::no_index,
                        "observable index " + std::to_string(sr.observable) + " is not among the model's " +
                            std::to_string(M::n_observables) + " observables");
-    for (int e = 0; e < series<Family>::extra_parameters; ++e)
+    for (int e = 0; e < series<Family>::extra_parameters; ++e) {
+      if (sr.parameters[e] == parameter_index::unset)
+        throw data_error(name, data_error::no_index,
+                         std::string("the ") + Family::name + " density's parameter " + std::to_string(e + 1) +
+                             " is not given: name the model parameter it is in .parameters (" +
+                             std::to_string(series<Family>::extra_parameters) + " index(es), after the location)");
       if (sr.parameters[e] < 0 || std::size_t(sr.parameters[e]) >= M::n_params)
         throw data_error(name, data_error::no_index,
                          "parameter index " + std::to_string(sr.parameters[e]) + " (the " + Family::name +
                              " density's parameter " + std::to_string(e + 1) + ") is not among the model's " +
                              std::to_string(M::n_params) + " parameters");
+    }
     check_not_null(name, "values", d.values.data(), d.values.size());
     check_not_null(name, "mask entries", d.mask.data(), d.mask.size());
     check_not_null(name, "trials", d.trials.data(), d.trials.size());

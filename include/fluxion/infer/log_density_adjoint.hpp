@@ -197,7 +197,8 @@ FLUXION_HOST_DEVICE void adjoint_finish(const M& m, const ode_options<typename M
 }
 
 // Writes a trajectory's log-density and gradient (columns grad_stride apart:
-// the parameters, then the initial state); a failed one's -inf and zeros.
+// the parameters, then the initial state); a failed one's -inf and zeros,
+// and zeros for one whose log-density is -inf (has_gradient).
 template <class M>
 FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value, const typename M::scalar* pbar,
                                               const typename M::scalar* ybar, typename M::scalar* value_out,
@@ -205,8 +206,9 @@ FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value,
   using T = typename M::scalar;
   constexpr int n = int(M::n_states), np = int(M::n_params);
   *value_out = ok ? value : -special::infinity<T>();
-  for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = ok ? pbar[j] : T(0);
-  for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = ok ? ybar[i] : T(0);
+  const bool graded = has_gradient(ok, value);
+  for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? pbar[j] : T(0);
+  for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = graded ? ybar[i] : T(0);
 }
 
 // One trajectory's log-density and gradient by the discrete adjoint, its

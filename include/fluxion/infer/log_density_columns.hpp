@@ -215,7 +215,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
   pri.each(add);
   const int c = sys.column();
   if (c < 0) *value_out = ok ? value : -special::infinity<T>();
-  else grad_out[std::ptrdiff_t(c) * grad_stride] = ok ? sink.grad : T(0);
+  else grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
   return status;
 }
 
