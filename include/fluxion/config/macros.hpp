@@ -9,6 +9,8 @@
 #  endif
 #endif
 
+#include <fluxion/config/tuning.hpp>
+
 // FLUXION_HOST_DEVICE_CALL: host and device, but a call rather than inlined
 // on the device, for large bodies called from many places (a sensitivity
 // system's right-hand side, called by every stage): inlining them everywhere
@@ -16,13 +18,9 @@
 #if defined(__CUDACC__)
 #  define FLUXION_HOST_DEVICE __host__ __device__ __forceinline__
 #  define FLUXION_HOST_DEVICE_CALL __host__ __device__ __noinline__
-#  define FLUXION_HD __host__ __device__
-#  define FLUXION_CUDA_COMPILER 1
 #else
 #  define FLUXION_HOST_DEVICE inline
 #  define FLUXION_HOST_DEVICE_CALL inline
-#  define FLUXION_HD
-#  define FLUXION_CUDA_COMPILER 0
 #endif
 
 // FLUXION_HOST_ABI_BEGIN / FLUXION_HOST_ABI_END open and close an inline
@@ -57,12 +55,8 @@
 #  define FLUXION_RESTRICT
 #endif
 
-// Threads per block of fluxion's kernels (exec/cuda/launch.hpp's
-// block_threads; -DFLUXION_CUDA_BLOCK_THREADS=n sets it). Whole warps: the
-// kernels' warp-wide operations name a warp's live lanes by their index.
-#ifndef FLUXION_CUDA_BLOCK_THREADS
-#  define FLUXION_CUDA_BLOCK_THREADS 128
-#endif
+// Threads per block of fluxion's kernels (config/tuning.hpp). Whole warps:
+// the kernels' warp-wide operations name a warp's live lanes by their index.
 static_assert(FLUXION_CUDA_BLOCK_THREADS >= 32 && FLUXION_CUDA_BLOCK_THREADS <= 1024 &&
                   FLUXION_CUDA_BLOCK_THREADS % 32 == 0,
               "fluxion: FLUXION_CUDA_BLOCK_THREADS must be a multiple of 32 from 32 to 1024: blocks of whole warps, "

@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/compile/concepts.hpp>
@@ -166,9 +167,6 @@ inline constexpr std::size_t range_grain = 64;
 // element streams are at least this far apart; a tile spans up to
 // tile_max_lines cache lines of each element, and its buffer up to
 // tile_buffer_bytes (so that it stays in L2).
-#ifndef FLUXION_TILE_FROM_STRIDE_BYTES
-#  define FLUXION_TILE_FROM_STRIDE_BYTES 4096
-#endif
 inline constexpr std::size_t tile_from_stride_bytes = FLUXION_TILE_FROM_STRIDE_BYTES;
 // Array-of-structures instances at least this large are prefetched ahead,
 // in ranges of at least this many bytes (beyond L2; in cache, prefetching
@@ -184,9 +182,6 @@ inline constexpr std::size_t aos_lanes_prefetch_groups = 2;
 inline constexpr std::size_t aos_lanes_prefetch_from_batch_bytes = std::size_t(64) << 20;
 // Tiles write their outputs with streaming stores in ranges of at least
 // this many bytes (beyond L2; in cache, the outputs are better left there).
-#ifndef FLUXION_STREAM_FROM_BATCH_BYTES
-#  define FLUXION_STREAM_FROM_BATCH_BYTES (std::size_t(8) << 20)
-#endif
 inline constexpr std::size_t stream_from_batch_bytes = FLUXION_STREAM_FROM_BATCH_BYTES;
 inline constexpr std::size_t tile_max_lines = 16;
 inline constexpr std::size_t tile_buffer_bytes = 256 * 1024;

@@ -52,6 +52,7 @@
 
 #include <cuda_runtime.h>
 
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/exec/cuda/scratch.hpp>
@@ -148,15 +149,7 @@ __device__ fluxion::detail::adjoint_tape<T> trajectory_tape(T* tapes, std::size_
 // terms' continued fractions, which more resident warps hide (the SEIR
 // example's gradient, H100, f64: 4.55 ms with 150 registers, 4.28 with 80,
 // 4.26 with 7 blocks).
-#ifndef FLUXION_ADJOINT_FORWARD_MIN_BLOCKS
-#  define FLUXION_ADJOINT_FORWARD_MIN_BLOCKS 1
-#endif
-#ifndef FLUXION_ADJOINT_TERMS_MIN_BLOCKS
-#  define FLUXION_ADJOINT_TERMS_MIN_BLOCKS 6
-#endif
-#ifndef FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS
-#  define FLUXION_ADJOINT_BACKWARD_MIN_BLOCKS 1
-#endif
+// (FLUXION_ADJOINT_FORWARD_MIN_BLOCKS, _TERMS_ and _BACKWARD_: config/tuning.hpp.)
 template <class Method, class M, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_FORWARD_MIN_BLOCKS) adjoint_forward_kernel(
     M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
@@ -360,11 +353,8 @@ struct lane_group {
 // example takes 168 registers in double (ptxas, sm_90), so a block of 8 such
 // warps fits an SM once, one of 4 three times.
 // FLUXION_COLUMNS_MIN_BLOCKS_PER_SM caps the registers for that many blocks
-// an SM (1: no cap), a tuning knob measured by bench/seir_log_density.cu.
+// an SM (config/tuning.hpp; 1: no cap).
 inline constexpr unsigned columns_block_threads = 128;
-#ifndef FLUXION_COLUMNS_MIN_BLOCKS_PER_SM
-#  define FLUXION_COLUMNS_MIN_BLOCKS_PER_SM 1
-#endif
 template <class Method, class M, class Lik, class Pri, class T>
 __global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLOCKS_PER_SM)
     log_density_columns_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/infer/log_density.hpp>
 #include <fluxion/solve/adjoint.hpp>
 #include <fluxion/solve/driver.hpp>
@@ -111,9 +112,7 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
 // the thread that integrated them). Both sum the terms in the same order:
 // within each group of adjoint_save_group consecutive save times, then over
 // the groups.
-#ifndef FLUXION_ADJOINT_SAVE_GROUP
-#  define FLUXION_ADJOINT_SAVE_GROUP 8
-#endif
+// (FLUXION_ADJOINT_SAVE_GROUP: config/tuning.hpp.)
 inline constexpr std::size_t adjoint_save_group = FLUXION_ADJOINT_SAVE_GROUP;
 // The groups of n_save save times.
 FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_groups(std::size_t n_save) {

@@ -38,6 +38,7 @@
 
 #include <cuda_runtime.h>
 
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/cuda/launch.hpp>
 #include <fluxion/layout/batch.hpp>
@@ -61,12 +62,9 @@ inline constexpr std::size_t max_states_dense_per_thread = 32;
 
 namespace detail {
 
-// Blocks per SM the integration kernel's register allocation must allow
-// (1: no cap; the stepper's working set decides), a tuning knob measured by
-// bench/run_solvers.sh.
-#ifndef FLUXION_SOLVE_MIN_BLOCKS_PER_SM
-#  define FLUXION_SOLVE_MIN_BLOCKS_PER_SM 1
-#endif
+// Blocks per SM the integration kernel's register allocation must allow:
+// FLUXION_SOLVE_MIN_BLOCKS_PER_SM (config/tuning.hpp; 1: no cap, the
+// stepper's working set decides).
 
 // Where trajectory b of `count` reads and writes: SoA outputs, saved states
 // [save][state][trajectory].
@@ -124,11 +122,8 @@ struct warp_members {
 // sm_90): a block of 8 such warps fits an SM's registers once, one of 4
 // three times.
 // FLUXION_WARP_MIN_BLOCKS_PER_SM caps the registers for that many blocks an
-// SM (1: no cap), a tuning knob measured by bench/model_a_grid.cu.
+// SM (config/tuning.hpp; 1: no cap).
 inline constexpr unsigned warp_block_threads = 128;
-#ifndef FLUXION_WARP_MIN_BLOCKS_PER_SM
-#  define FLUXION_WARP_MIN_BLOCKS_PER_SM 1
-#endif
 template <class Method, class M, class T, bool Saves>
 __global__ void __launch_bounds__(warp_block_threads, FLUXION_WARP_MIN_BLOCKS_PER_SM)
     integrate_warp_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,

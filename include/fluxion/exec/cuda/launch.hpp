@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/exec/check.hpp>
 #include <fluxion/exec/cuda/error.hpp>
 #include <fluxion/exec/host.hpp>
@@ -85,10 +86,8 @@ struct jacobian_values_op {
 // allow (launch bounds): generated evaluators are long straight-line code
 // that the compiler would otherwise give as many registers as it likes,
 // starving a memory-bound kernel of the warps that hide memory latency.
-// (FLUXION_CUDA_BLOCK_THREADS is defined and checked in config/macros.hpp.)
-#ifndef FLUXION_CUDA_MIN_BLOCKS_PER_SM
-#  define FLUXION_CUDA_MIN_BLOCKS_PER_SM 4
-#endif
+// (FLUXION_CUDA_BLOCK_THREADS and FLUXION_CUDA_MIN_BLOCKS_PER_SM are set in
+// config/tuning.hpp; config/macros.hpp checks the first.)
 inline constexpr unsigned block_threads = FLUXION_CUDA_BLOCK_THREADS;
 
 // Blocks of block_threads for `count` instances of a grid-stride loop, at
