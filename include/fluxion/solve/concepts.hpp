@@ -10,7 +10,7 @@
 //                              (fx::compiled<model, T>, fx::sensitivity_system<M>)
 //   fx::explicit_tableau<R>    an embedded explicit Runge-Kutta pair with a continuous
 //                              extension (fx::tsit5, fx::vern7; solve/explicit_rk.hpp)
-//   fx::rosenbrock_tableau<R>  a Rosenbrock-W tableau in Rodas form (fx::rodas5p;
+//   fx::rosenbrock_tableau<R>  a Rosenbrock tableau in Rodas form (fx::rodas5p;
 //                              solve/rosenbrock.hpp)
 //   fx::stiff_method<R>        a Rosenbrock tableau, or fx::rosenbrock23 (written out by hand)
 //   fx::ode_method<R>          an explicit tableau or a stiff method
