@@ -59,7 +59,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     exe = os.path.join(outdir, name)
     here = os.path.dirname(os.path.abspath(__file__))
-    full = command + ["-std=c++20", "-O1", "-DGEN_EXTRA=1", "-I" + here, "-fdiagnostics-color=never",
+    full = command + ["-std=c++20", "-O0", "-DGEN_EXTRA=1", "-I" + here, "-fdiagnostics-color=never",
                       source, "-o", exe, "-pthread"]
     env = dict(os.environ, LC_ALL="C", LANG="C")
     env.pop("LANGUAGE", None)
