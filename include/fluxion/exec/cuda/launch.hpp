@@ -144,15 +144,13 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   // The same checks as the host drivers, then the device-memory checks.
   const auto c = fluxion::detail::check_call<M>(count, x, p, out, out_block, n_out, v, n_v, v_block);
   check_device_memory(c);
-  const auto& cx = c.x;
-  const auto& cp = c.p;
-  const auto& cv = c.v;
   if (count == 0 || n_out == 0) return;  // nothing to write: no launch
   constexpr unsigned threads = block_threads;
   const unsigned blocks = grid_blocks(count);
   batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(
-      m, t, count, cx.data, {cx.element_stride, cx.instance_stride}, cp.data, {cp.element_stride, cp.instance_stride},
-      cv.data, {cv.element_stride, cv.instance_stride}, c.out.data, {c.out.element_stride, c.out.instance_stride});
+      m, t, count, c.x.data, {c.x.element_stride, c.x.instance_stride}, c.p.data,
+      {c.p.element_stride, c.p.instance_stride}, c.v.data, {c.v.element_stride, c.v.instance_stride}, c.out.data,
+      {c.out.element_stride, c.out.instance_stride});
   fluxion::detail::check_cuda(cudaGetLastError(), "launch of a fluxion batch kernel");
 }
 
