@@ -1,5 +1,5 @@
 // fx::min and fx::max, binary and as reductions, follow one rule on every
-// path (docs/reference/expressions.md; fluxion/symbolic/math.hpp):
+// path (docs/reference/expressions.md; fluxion/math/elementary.hpp):
 //
 //   min(a, b) = (b < a || b is NaN) ? b : a
 //   max(a, b) = (a < b || b is NaN) ? b : a

@@ -26,7 +26,7 @@
 #include <type_traits>
 
 #include <fluxion/config/macros.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 
 #if defined(__CUDA_ARCH__)
 #  define FLUXION_UNROLL _Pragma("unroll")

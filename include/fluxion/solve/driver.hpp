@@ -38,7 +38,7 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/solve/concepts.hpp>
 #include <fluxion/solve/status.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 
 namespace fluxion {
 

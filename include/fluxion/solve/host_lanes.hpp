@@ -29,7 +29,7 @@
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/rosenbrock.hpp>
 #include <fluxion/solve/status.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 
 namespace fluxion {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Operation tags of expression nodes: how each evaluates, prints and binds.
 #include <fluxion/config/macros.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 
 namespace fluxion::op {
 

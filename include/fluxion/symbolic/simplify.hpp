@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include <fluxion/detail/mp.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 #include <fluxion/symbolic/node.hpp>
 
 namespace fluxion::simplify {

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include <fluxion/config/macros.hpp>
-#include <fluxion/symbolic/math.hpp>
+#include <fluxion/math/elementary.hpp>
 
 #if FLUXION_DEVICE_PASS
 #  define FLUXION_SF_NS
