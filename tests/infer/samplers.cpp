@@ -1,5 +1,5 @@
 // Samplers of replayed observations (fluxion/infer/samplers.hpp) and the
-// portable elementary functions under them (infer/detail/portable_math.hpp).
+// portable elementary functions under them (math/portable.hpp).
 // Oracles: the C library's log, exp, cos and lgamma (accuracy to a few
 // units in the last place), and the closed-form means, variances and
 // probabilities of each distribution (sample moments within 5 standard
@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace fx = fluxion;
-namespace pm = fluxion::detail::portable;
+namespace pm = fluxion::math::portable;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The special functions under the densities (fluxion/infer/detail/):
+// The special functions under the densities (fluxion/math/):
 // erfc and erfcx (Cody), log Phi, digamma and its differences, lbeta,
 // complex lgamma, the incomplete gamma and beta functions in logarithms and
 // the dual-number derivative of the latter, log1p(t) - t.
@@ -10,18 +10,18 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 
-#include <fluxion/infer/detail/error_function.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/incomplete_beta.hpp>
-#include <fluxion/infer/detail/incomplete_gamma.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
+#include <fluxion/math/error_function.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/incomplete_beta.hpp>
+#include <fluxion/math/incomplete_gamma.hpp>
+#include <fluxion/math/log_arith.hpp>
 
 #include <cmath>
 #include <complex>
 
 #include "infer_oracles.hpp"
 
-namespace sp = fluxion::detail::special;
+namespace sp = fluxion::math::special;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 using infer_test::central_difference;

@@ -27,9 +27,9 @@
 //   double l = fx::log_likelihood<fx::poisson>(obs, mean);
 //   auto lp  = fx::log_likelihood_partials<fx::neg_binomial_2>(obs, mu, phi);
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -50,7 +50,7 @@ struct observation {
 // log P(lower < Y <= upper).
 template <class Family, class R, class... Args>
 FLUXION_HOST_DEVICE_CALL auto log_interval_probability(R lower, R upper, Args... args) {
-  namespace sp = detail::special;
+  namespace sp = math::special;
   using T = decltype(Family::log_cdf(upper, args...));
   if (sp::is_nan(lower) || sp::is_nan(upper)) return sp::not_a_number<T>();
   if (!(lower < upper)) return -sp::infinity<T>();
@@ -68,7 +68,7 @@ FLUXION_HOST_DEVICE_CALL auto log_interval_probability(R lower, R upper, Args...
 // log P(lower < Y <= upper) and its derivatives in the family's parameters.
 template <class Family, class R, class... Args>
 FLUXION_HOST_DEVICE_CALL auto log_interval_probability_partials(R lower, R upper, Args... args) {
-  namespace sp = detail::special;
+  namespace sp = math::special;
   using P = decltype(Family::log_cdf_partials(upper, args...));
   using T = decltype(P::value);
   constexpr int n = P::size;

@@ -121,7 +121,7 @@ template <class Family, class T, int... E>
 FLUXION_HOST_DEVICE_CALL partials<T, Family::parameter_count> observation_term(const observation<T>& obs, T trials, T mu,
                                                                          const T* extra,
                                                                          std::integer_sequence<int, E...>) {
-  namespace sp = special;
+  namespace sp = math::special;
   const T loc = location_is_log<Family> ? sp::log(mu) : mu;
   partials<T, Family::parameter_count> r;
   if constexpr (takes_trials<Family>) r = log_likelihood_partials<Family>(obs, trials, loc, extra[E]...);
@@ -132,7 +132,7 @@ FLUXION_HOST_DEVICE_CALL partials<T, Family::parameter_count> observation_term(c
 template <class Family, class T, int... E>
 FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials, T mu, const T* extra,
                                         std::integer_sequence<int, E...>) {
-  namespace sp = special;
+  namespace sp = math::special;
   const T loc = location_is_log<Family> ? sp::log(mu) : mu;
   if constexpr (takes_trials<Family>) return log_likelihood<Family>(obs, trials, loc, extra[E]...);
   else return log_likelihood<Family>(obs, loc, extra[E]...);
@@ -286,7 +286,7 @@ struct log_density_sink {
 // the support, where no direction leads back in).
 template <class T>
 FLUXION_HOST_DEVICE constexpr bool has_gradient(bool succeeded, T value) {
-  return succeeded && value != -special::infinity<T>();
+  return succeeded && value != -math::special::infinity<T>();
 }
 
 // Adds the priors' log densities (and their derivatives) at parameters p.
@@ -337,7 +337,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   prior_sum<T, Gradient> add{p, ps, &sink.value, sink.grad};
   pri.each(add);
   const bool ok = status == solve_status::success;
-  *value_out = ok ? sink.value : -special::infinity<T>();
+  *value_out = ok ? sink.value : -math::special::infinity<T>();
   if constexpr (Gradient) {
     const bool graded = has_gradient(ok, sink.value);
     for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? sink.grad[j] : T(0);

@@ -204,7 +204,7 @@ FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value,
                                               typename M::scalar* grad_out, std::ptrdiff_t grad_stride) {
   using T = typename M::scalar;
   constexpr int n = int(M::n_states), np = int(M::n_params);
-  *value_out = ok ? value : -special::infinity<T>();
+  *value_out = ok ? value : -math::special::infinity<T>();
   const bool graded = has_gradient(ok, value);
   for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? pbar[j] : T(0);
   for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = graded ? ybar[i] : T(0);

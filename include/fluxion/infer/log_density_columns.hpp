@@ -214,7 +214,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
   member_prior_sum<T> add{p, ps, sys.column(), &value, &sink.grad};
   pri.each(add);
   const int c = sys.column();
-  if (c < 0) *value_out = ok ? value : -special::infinity<T>();
+  if (c < 0) *value_out = ok ? value : -math::special::infinity<T>();
   else grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
   return status;
 }

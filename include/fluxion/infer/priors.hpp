@@ -27,10 +27,10 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/densities/normal.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
 #include <fluxion/infer/transforms.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -41,7 +41,7 @@ struct normal_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(sd > R(0))) return sp::not_a_number<T>();
     const T z = (x - T(mean)) / T(sd);
     return R(-0.5) * z * z - T(sp::log(sd) + R(sp::half_log_two_pi));
@@ -60,7 +60,7 @@ struct lognormal_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(sigma > R(0))) return sp::not_a_number<T>();
     if (!(sp::value_of(x) > 0)) return -sp::infinity<T>();
     const T log_x = sp::log(x);
@@ -69,7 +69,7 @@ struct lognormal_prior {
   }
   template <class T>
   FLUXION_HOST_DEVICE partials<T, 1> log_density_partials(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T value = log_density(x);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     const T z = (sp::log(x) - T(mu)) / T(sigma);
@@ -84,7 +84,7 @@ struct half_normal_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(sd > R(0))) return sp::not_a_number<T>();
     if (!(sp::value_of(x) >= 0)) return -sp::infinity<T>();
     const T z = x / T(sd);
@@ -92,7 +92,7 @@ struct half_normal_prior {
   }
   template <class T>
   FLUXION_HOST_DEVICE partials<T, 1> log_density_partials(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T value = log_density(x);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     return {value, {-x / T(sd * sd)}};
@@ -108,14 +108,14 @@ struct gamma_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(shape > R(0)) || !(rate > R(0))) return sp::not_a_number<T>();
     if (!(sp::value_of(x) > 0)) return -sp::infinity<T>();
     return T(shape - R(1)) * sp::log(x) - T(rate) * x + T(shape * sp::log(rate) - sp::lgamma(shape));
   }
   template <class T>
   FLUXION_HOST_DEVICE partials<T, 1> log_density_partials(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T value = log_density(x);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     return {value, {T(shape - R(1)) / x - T(rate)}};
@@ -130,14 +130,14 @@ struct beta_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(a > R(0)) || !(b > R(0))) return sp::not_a_number<T>();
     if (!(sp::value_of(x) > 0 && sp::value_of(x) < 1)) return -sp::infinity<T>();
     return T(a - R(1)) * sp::log(x) + T(b - R(1)) * sp::log1p(-x) - T(sp::lbeta(a, b));
   }
   template <class T>
   FLUXION_HOST_DEVICE partials<T, 1> log_density_partials(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T value = log_density(x);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     return {value, {T(a - R(1)) / x - T(b - R(1)) / (T(1) - x)}};
@@ -152,7 +152,7 @@ struct uniform_prior {
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(lower < upper)) return sp::not_a_number<T>();
     if (!(sp::value_of(x) >= lower && sp::value_of(x) <= upper)) return -sp::infinity<T>();
     return T(-sp::log(upper - lower));
@@ -171,12 +171,12 @@ template <class R>
 struct truncated_normal_prior {
   R mean;
   R sd;
-  R lower = -detail::special::infinity<R>();
-  R upper = detail::special::infinity<R>();
+  R lower = -math::special::infinity<R>();
+  R upper = math::special::infinity<R>();
 
   template <class T>
   FLUXION_HOST_DEVICE T log_density(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!(sd > R(0)) || !(lower < upper)) return sp::not_a_number<T>();
     if (!(sp::value_of(x) >= lower && sp::value_of(x) <= upper)) return -sp::infinity<T>();
     const T z = (x - T(mean)) / T(sd);
@@ -185,7 +185,7 @@ struct truncated_normal_prior {
   }
   template <class T>
   FLUXION_HOST_DEVICE partials<T, 1> log_density_partials(T x) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T value = log_density(x);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     return {value, {-(x - T(mean)) / T(sd * sd)}};

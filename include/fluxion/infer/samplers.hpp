@@ -4,7 +4,7 @@
 // the device, bit for bit, whatever the batch, threads or launch shape (the
 // stream is named by its key; the arithmetic is that of
 // detail/portable_math.hpp, with explicit fused multiply-adds, and every
-// input and result goes through detail::portable::opaque, so that no
+// input and result goes through math::portable::opaque, so that no
 // product of the caller's fuses with a sum in here, nor one of ours with a
 // sum of the caller's). Do not
 // compile these with -ffast-math (it lets the compiler reassociate).
@@ -32,21 +32,21 @@
 #include <cstdint>
 
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/portable_math.hpp>
 #include <fluxion/infer/philox.hpp>
+#include <fluxion/math/portable.hpp>
 
 namespace fluxion {
 
 template <class T>
 FLUXION_HOST_DEVICE T sample_standard_normal(draw_stream& s) {
-  namespace pm = detail::portable;
+  namespace pm = math::portable;
   const T u1 = s.template uniform<T>(), u2 = s.template uniform<T>();
   return pm::opaque(pm::sqrt(T(-2) * pm::log(u1)) * pm::cos_two_pi(u2));
 }
 
 template <class T>
 FLUXION_HOST_DEVICE T sample_normal(draw_stream& s, T mean, T sd) {
-  namespace pm = detail::portable;
+  namespace pm = math::portable;
   mean = pm::opaque(mean), sd = pm::opaque(sd);
   if (!(sd >= T(0))) return T(NAN);
   return pm::opaque(pm::fma_(sd, sample_standard_normal<T>(s), mean));
@@ -54,7 +54,7 @@ FLUXION_HOST_DEVICE T sample_normal(draw_stream& s, T mean, T sd) {
 
 template <class T>
 FLUXION_HOST_DEVICE T sample_lognormal(draw_stream& s, T mu, T sigma) {
-  namespace pm = detail::portable;
+  namespace pm = math::portable;
   mu = pm::opaque(mu), sigma = pm::opaque(sigma);
   if (!(sigma >= T(0))) return T(NAN);
   return pm::opaque(pm::exp(pm::fma_(sigma, sample_standard_normal<T>(s), mu)));
@@ -63,7 +63,7 @@ FLUXION_HOST_DEVICE T sample_lognormal(draw_stream& s, T mu, T sigma) {
 // Gamma(shape, rate): mean shape / rate.
 template <class T>
 FLUXION_HOST_DEVICE T sample_gamma(draw_stream& s, T shape, T rate) {
-  namespace pm = detail::portable;
+  namespace pm = math::portable;
   shape = pm::opaque(shape), rate = pm::opaque(rate);
   if (!(shape > T(0)) || !(rate > T(0))) return T(NAN);
   T boost = T(1);
@@ -87,13 +87,13 @@ FLUXION_HOST_DEVICE T sample_gamma(draw_stream& s, T shape, T rate) {
 template <class T>
 FLUXION_HOST_DEVICE T sample_beta(draw_stream& s, T a, T b) {
   const T x = sample_gamma<T>(s, a, T(1)), y = sample_gamma<T>(s, b, T(1));
-  return detail::portable::opaque(x / (x + y));
+  return math::portable::opaque(x / (x + y));
 }
 
 // Poisson(mean) as a count (-1 for a negative or non-finite mean).
 template <class T>
 FLUXION_HOST_DEVICE long long sample_poisson(draw_stream& s, T mean) {
-  namespace pm = detail::portable;
+  namespace pm = math::portable;
   mean = pm::opaque(mean);
   if (!(mean >= T(0)) || !(mean < T(1e15))) return -1;
   if (mean == T(0)) return 0;
@@ -129,7 +129,7 @@ FLUXION_HOST_DEVICE long long sample_poisson(draw_stream& s, T mean) {
 // Negative binomial with mean mu and dispersion phi (variance mu + mu^2 / phi).
 template <class T>
 FLUXION_HOST_DEVICE long long sample_neg_binomial_2(draw_stream& s, T mu, T phi) {
-  mu = detail::portable::opaque(mu), phi = detail::portable::opaque(phi);
+  mu = math::portable::opaque(mu), phi = math::portable::opaque(phi);
   if (!(mu >= T(0)) || !(phi > T(0))) return -1;
   if (mu == T(0)) return 0;
   return sample_poisson<T>(s, sample_gamma<T>(s, phi, phi / mu));
@@ -137,7 +137,7 @@ FLUXION_HOST_DEVICE long long sample_neg_binomial_2(draw_stream& s, T mu, T phi)
 
 template <class T>
 FLUXION_HOST_DEVICE long long sample_binomial(draw_stream& s, long long n, T p) {
-  p = detail::portable::opaque(p);
+  p = math::portable::opaque(p);
   if (n < 0 || !(p >= T(0) && p <= T(1))) return -1;
   long long k = 0;
   for (long long i = 0; i < n; ++i) k += s.template uniform<T>() < p ? 1 : 0;
@@ -147,7 +147,7 @@ FLUXION_HOST_DEVICE long long sample_binomial(draw_stream& s, long long n, T p) 
 // Beta-binomial: n trials with success probability Beta(p kappa, (1 - p) kappa).
 template <class T>
 FLUXION_HOST_DEVICE long long sample_beta_binomial(draw_stream& s, long long n, T p, T kappa) {
-  p = detail::portable::opaque(p), kappa = detail::portable::opaque(kappa);
+  p = math::portable::opaque(p), kappa = math::portable::opaque(kappa);
   if (n < 0 || !(p > T(0) && p < T(1)) || !(kappa > T(0))) return -1;
   return sample_binomial<T>(s, n, sample_beta<T>(s, p * kappa, (T(1) - p) * kappa));
 }

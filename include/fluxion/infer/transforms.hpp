@@ -24,8 +24,8 @@
 // evaluated on the side where it does not round to 1, so that x stays
 // inside (lower, upper) as long as it can be told apart from the bounds.
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -63,11 +63,11 @@ struct log_transform {
 
   template <class T>
   FLUXION_HOST_DEVICE T to_constrained(T u) const {
-    return T(lower) + detail::special::exp(u);
+    return T(lower) + math::special::exp(u);
   }
   template <class T>
   FLUXION_HOST_DEVICE T to_unconstrained(T x) const {
-    return detail::special::log(x - T(lower));
+    return math::special::log(x - T(lower));
   }
   template <class T>
   FLUXION_HOST_DEVICE T log_jacobian(T u) const {
@@ -75,7 +75,7 @@ struct log_transform {
   }
   template <class T>
   FLUXION_HOST_DEVICE transformed<T> apply(T u) const {
-    const T e = detail::special::exp(u);
+    const T e = math::special::exp(u);
     return {T(lower) + e, e, u, T(1)};
   }
 };
@@ -87,11 +87,11 @@ struct upper_log_transform {
 
   template <class T>
   FLUXION_HOST_DEVICE T to_constrained(T u) const {
-    return T(upper) - detail::special::exp(u);
+    return T(upper) - math::special::exp(u);
   }
   template <class T>
   FLUXION_HOST_DEVICE T to_unconstrained(T x) const {
-    return detail::special::log(T(upper) - x);
+    return math::special::log(T(upper) - x);
   }
   template <class T>
   FLUXION_HOST_DEVICE T log_jacobian(T u) const {
@@ -99,7 +99,7 @@ struct upper_log_transform {
   }
   template <class T>
   FLUXION_HOST_DEVICE transformed<T> apply(T u) const {
-    const T e = detail::special::exp(u);
+    const T e = math::special::exp(u);
     return {T(upper) - e, -e, u, T(1)};
   }
 };
@@ -114,22 +114,22 @@ struct logit_transform {
   template <class T>
   FLUXION_HOST_DEVICE T to_constrained(T u) const {
     const T width = T(upper - lower);
-    if (detail::special::value_of(u) > 0) return T(upper) - width / (T(1) + detail::special::exp(u));
-    return T(lower) + width / (T(1) + detail::special::exp(-u));
+    if (math::special::value_of(u) > 0) return T(upper) - width / (T(1) + math::special::exp(u));
+    return T(lower) + width / (T(1) + math::special::exp(-u));
   }
   template <class T>
   FLUXION_HOST_DEVICE T to_unconstrained(T x) const {
-    return detail::special::log(x - T(lower)) - detail::special::log(T(upper) - x);
+    return math::special::log(x - T(lower)) - math::special::log(T(upper) - x);
   }
   // log(upper - lower) - log(1 + e^-u) - log(1 + e^u)
   template <class T>
   FLUXION_HOST_DEVICE T log_jacobian(T u) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     return T(sp::log(upper - lower)) - sp::log1p_exp(-u) - sp::log1p_exp(u);
   }
   template <class T>
   FLUXION_HOST_DEVICE transformed<T> apply(T u) const {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     // s(u) and s(-u) = 1 - s(u), each from the side where it is not rounded away.
     const bool positive = sp::value_of(u) > 0;
     const T e = sp::exp(positive ? -u : u);  // <= 1
@@ -157,7 +157,7 @@ struct affine_transform {
   }
   template <class T>
   FLUXION_HOST_DEVICE T log_jacobian(T) const {
-    return T(detail::special::log(multiplier < R(0) ? -multiplier : multiplier));
+    return T(math::special::log(multiplier < R(0) ? -multiplier : multiplier));
   }
   template <class T>
   FLUXION_HOST_DEVICE transformed<T> apply(T u) const {
@@ -170,8 +170,8 @@ struct affine_transform {
 // which bounds are finite.
 template <class R = double>
 struct bounds_transform {
-  R lower = -detail::special::infinity<R>();
-  R upper = detail::special::infinity<R>();
+  R lower = -math::special::infinity<R>();
+  R upper = math::special::infinity<R>();
 
   template <class T>
   FLUXION_HOST_DEVICE T to_constrained(T u) const {
@@ -213,7 +213,7 @@ struct bounds_transform {
  private:
   enum finite_bounds { neither, lower_only, upper_only, both };
   FLUXION_HOST_DEVICE finite_bounds shape() const {
-    const bool has_lower = lower > -detail::special::infinity<R>(), has_upper = upper < detail::special::infinity<R>();
+    const bool has_lower = lower > -math::special::infinity<R>(), has_upper = upper < math::special::infinity<R>();
     if (has_lower && has_upper) return both;
     if (has_lower) return lower_only;
     if (has_upper) return upper_only;

@@ -30,11 +30,11 @@
 // parameters; the CDFs and every *_partials function for float and double.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/saddle_point.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/saddle_point.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -46,9 +46,9 @@ struct beta_binomial {
   static constexpr int parameter_count = 2;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, detail::special::real_of<T> n, T p,
+  FLUXION_HOST_DEVICE static T log_density(math::special::real_of<T> y, math::special::real_of<T> n, T p,
                                            T kappa) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!valid(n, sp::value_of(p), sp::value_of(kappa))) return sp::not_a_number<T>();
     if (!(y >= R(0) && y <= n)) return -sp::infinity<T>();
@@ -60,9 +60,9 @@ struct beta_binomial {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(detail::special::real_of<T> y,
-                                                                 detail::special::real_of<T> n, T p, T kappa) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(math::special::real_of<T> y,
+                                                                 math::special::real_of<T> n, T p, T kappa) {
+    namespace sp = math::special;
     const T value = log_density<T>(y, n, p, kappa);
     if (value == -sp::infinity<T>()) return {value, {T(0), T(0)}};
     const T a = p * kappa, b = (T(1) - p) * kappa;
@@ -73,24 +73,24 @@ struct beta_binomial {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> c, detail::special::real_of<T> n, T p, T kappa) {
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> c, math::special::real_of<T> n, T p, T kappa) {
     return log_cdf_partials<T>(c, n, p, kappa).value;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> c, detail::special::real_of<T> n, T p, T kappa) {
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> c, math::special::real_of<T> n, T p, T kappa) {
     return log_ccdf_partials<T>(c, n, p, kappa).value;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(detail::special::real_of<T> c,
-                                                             detail::special::real_of<T> n, T p, T kappa) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(math::special::real_of<T> c,
+                                                             math::special::real_of<T> n, T p, T kappa) {
     return tail_partials(c, n, p, kappa, false);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(detail::special::real_of<T> c,
-                                                              detail::special::real_of<T> n, T p, T kappa) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(math::special::real_of<T> c,
+                                                              math::special::real_of<T> n, T p, T kappa) {
     return tail_partials(c, n, p, kappa, true);
   }
 
@@ -99,7 +99,7 @@ struct beta_binomial {
   // (x + k - 1/2) (log1p(k / x) - k / x) + k (k - 1/2) / x + delta(x + k) - delta(x).
   template <class T, class R>
   FLUXION_HOST_DEVICE static T rising_rest(T x, R k) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (k == R(0)) return T(0);
     const T t = R(k) / x;
     return (x + (k - R(0.5))) * sp::log1p_minus(t) + t * (k - R(0.5)) + (sp::stirling_delta(x + k) - sp::stirling_delta(x));
@@ -114,29 +114,29 @@ struct beta_binomial {
   // kept as e^m (s, sa, sb) with m the largest l_j so far.
   template <class T>
   struct log_sum {
-    T m = -detail::special::infinity<T>();
+    T m = -math::special::infinity<T>();
     T s = T(0), sa = T(0), sb = T(0);
 
     FLUXION_HOST_DEVICE void add(T l, T ga, T gb) {
       if (l > m) {
-        const T scale = detail::special::exp(m - l);  // 0 for the first term
+        const T scale = math::special::exp(m - l);  // 0 for the first term
         s = s * scale + T(1);
         sa = sa * scale + ga;
         sb = sb * scale + gb;
         m = l;
       } else {
-        const T w = detail::special::exp(l - m);
+        const T w = math::special::exp(l - m);
         s += w;
         sa += w * ga;
         sb += w * gb;
       }
     }
-    FLUXION_HOST_DEVICE T log_value() const { return m + detail::special::log(s); }
+    FLUXION_HOST_DEVICE T log_value() const { return m + math::special::log(s); }
   };
 
   template <class T>
   FLUXION_HOST_DEVICE static partials<T, 2> tail_partials(T c, T n, T p, T kappa, bool upper) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const T nan = sp::not_a_number<T>(), inf = sp::infinity<T>();
     if (!valid(n, p, kappa) || sp::is_nan(c)) return {nan, {nan, nan}};
     const T k = sp::floor(c);

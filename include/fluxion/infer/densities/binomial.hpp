@@ -18,11 +18,11 @@
 // the log probability is -inf are 0.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/incomplete_beta.hpp>
-#include <fluxion/infer/detail/saddle_point.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/incomplete_beta.hpp>
+#include <fluxion/math/saddle_point.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -34,8 +34,8 @@ struct binomial {
   static constexpr int parameter_count = 1;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, detail::special::real_of<T> n, T p) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_density(math::special::real_of<T> y, math::special::real_of<T> n, T p) {
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!(n >= R(0)) || !(sp::value_of(p) >= R(0) && sp::value_of(p) <= R(1))) return sp::not_a_number<T>();
     if (!(y >= R(0) && y <= n)) return -sp::infinity<T>();
@@ -45,9 +45,9 @@ struct binomial {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_density_partials(detail::special::real_of<T> y,
-                                                                 detail::special::real_of<T> n, T p) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 1> log_density_partials(math::special::real_of<T> y,
+                                                                 math::special::real_of<T> n, T p) {
+    namespace sp = math::special;
     const T value = log_density<T>(y, n, p);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     const T success = y == T(0) ? T(0) : y / p;
@@ -56,32 +56,32 @@ struct binomial {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> c, detail::special::real_of<T> n, T p) {
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> c, math::special::real_of<T> n, T p) {
     return tails(c, n, p).lower;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> c, detail::special::real_of<T> n, T p) {
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> c, math::special::real_of<T> n, T p) {
     return tails(c, n, p).upper;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_cdf_partials(detail::special::real_of<T> c,
-                                                             detail::special::real_of<T> n, T p) {
+  FLUXION_HOST_DEVICE static partials<T, 1> log_cdf_partials(math::special::real_of<T> c,
+                                                             math::special::real_of<T> n, T p) {
     return tail_partials(c, n, p, false);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_ccdf_partials(detail::special::real_of<T> c,
-                                                              detail::special::real_of<T> n, T p) {
+  FLUXION_HOST_DEVICE static partials<T, 1> log_ccdf_partials(math::special::real_of<T> c,
+                                                              math::special::real_of<T> n, T p) {
     return tail_partials(c, n, p, true);
   }
 
  private:
   // {log P(Y <= c), log P(Y > c)}
   template <class T>
-  FLUXION_HOST_DEVICE static detail::special::log_pair<T> tails(T c, T n, T p) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static math::special::log_pair<T> tails(T c, T n, T p) {
+    namespace sp = math::special;
     if (!(n >= T(0)) || !(p >= T(0) && p <= T(1)) || sp::is_nan(c)) return {sp::not_a_number<T>(), sp::not_a_number<T>()};
     const T k = sp::floor(c);
     if (k < T(0)) return {-sp::infinity<T>(), T(0)};
@@ -92,7 +92,7 @@ struct binomial {
 
   template <class T>
   FLUXION_HOST_DEVICE static partials<T, 1> tail_partials(T c, T n, T p, bool upper) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const auto both = tails(c, n, p);
     const T l = upper ? both.upper : both.lower;
     if (l == -sp::infinity<T>() || sp::is_nan(l)) return {l, {l == l ? T(0) : l}};

@@ -13,8 +13,8 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
 #include <fluxion/infer/densities/normal.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -26,8 +26,8 @@ struct lognormal {
   static constexpr int parameter_count = 2;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_density(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!(sp::value_of(s) > R(0))) return sp::not_a_number<T>();
     if (!(y > R(0))) return -sp::infinity<T>();
@@ -36,8 +36,8 @@ struct lognormal {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     if (s > T(0) && !(y > T(0))) return {-sp::infinity<T>(), {T(0), T(0)}};
     const T log_y = sp::log(y);
     partials<T, 2> r = normal::log_density_partials(log_y, m, s);
@@ -46,29 +46,29 @@ struct lognormal {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     if (s > T(0) && !(y > T(0))) return -sp::infinity<T>();
     return normal::log_cdf(sp::log(y), m, s);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     if (s > T(0) && !(y > T(0))) return T(0);
     return normal::log_ccdf(sp::log(y), m, s);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     if (s > T(0) && !(y > T(0))) return {-sp::infinity<T>(), {T(0), T(0)}};
     return normal::log_cdf_partials(sp::log(y), m, s);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(detail::special::real_of<T> y, T m, T s) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(math::special::real_of<T> y, T m, T s) {
+    namespace sp = math::special;
     if (s > T(0) && !(y > T(0))) return {T(0), {T(0), T(0)}};
     return normal::log_ccdf_partials(sp::log(y), m, s);
   }

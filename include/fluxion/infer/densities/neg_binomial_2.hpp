@@ -27,13 +27,13 @@
 // parameters; the CDFs and every *_partials function for float and double.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
-#include <fluxion/infer/detail/dual.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/incomplete_beta.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/saddle_point.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/dual.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/incomplete_beta.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/saddle_point.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -49,8 +49,8 @@ struct neg_binomial_2 {
   // interval), it tripled the SEIR adjoint's terms kernel, whose warps then
   // waited on instruction fetch (Nsight Compute, H100).
   template <class T>
-  FLUXION_HOST_DEVICE_CALL static T log_density(detail::special::real_of<T> y, T mu, T phi) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE_CALL static T log_density(math::special::real_of<T> y, T mu, T phi) {
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!(sp::value_of(mu) >= R(0)) || !(sp::value_of(phi) > R(0))) return sp::not_a_number<T>();
     if (y < R(0)) return -sp::infinity<T>();
@@ -61,8 +61,8 @@ struct neg_binomial_2 {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(detail::special::real_of<T> y, T mu, T phi) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(math::special::real_of<T> y, T mu, T phi) {
+    namespace sp = math::special;
     const T value = log_density<T>(y, mu, phi);
     if (value == -sp::infinity<T>()) return {value, {T(0), T(0)}};
     const T d_mu = y == T(0) ? -phi / (mu + phi) : phi * (y - mu) / (mu * (mu + phi));
@@ -71,22 +71,22 @@ struct neg_binomial_2 {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> c, T mu, T phi) {
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> c, T mu, T phi) {
     return tails<T>(c, mu, phi).lower;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> c, T mu, T phi) {
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> c, T mu, T phi) {
     return tails<T>(c, mu, phi).upper;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(detail::special::real_of<T> c, T mu, T phi) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(math::special::real_of<T> c, T mu, T phi) {
     return tail_partials<T>(c, mu, phi, false);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(detail::special::real_of<T> c, T mu, T phi) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(math::special::real_of<T> c, T mu, T phi) {
     return tail_partials<T>(c, mu, phi, true);
   }
 
@@ -97,8 +97,8 @@ struct neg_binomial_2 {
   // convergence test (on the H200, 62% of a censored term's cost: the SEIR
   // example's six censored days went from 3.8 to 1.5 ms for 1e5 sets, f64).
   template <class T, class S>
-  FLUXION_HOST_DEVICE static detail::special::log_pair<S> tails(T c, T mu, S phi) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static math::special::log_pair<S> tails(T c, T mu, S phi) {
+    namespace sp = math::special;
     if (!(mu >= T(0)) || !(sp::value_of(phi) > T(0)) || sp::is_nan(c))
       return {S(sp::not_a_number<T>()), S(sp::not_a_number<T>())};
     if (c < T(0)) return {S(-sp::infinity<T>()), S(T(0))};
@@ -109,7 +109,7 @@ struct neg_binomial_2 {
 
   template <class T>
   FLUXION_HOST_DEVICE_CALL static partials<T, 2> tail_partials(T c, T mu, T phi, bool upper) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     const auto both = tails<T>(c, mu, sp::dual<T>(phi, T(1)));
     const sp::dual<T> l = upper ? both.upper : both.lower;
     if (l.v == -sp::infinity<T>()) return {l.v, {T(0), T(0)}};

@@ -15,9 +15,9 @@
 // parameters; the CDFs and every *_partials function for float and double.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
-#include <fluxion/infer/detail/error_function.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/error_function.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -29,8 +29,8 @@ struct normal {
   static constexpr int parameter_count = 2;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, T mu, T sigma) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_density(math::special::real_of<T> y, T mu, T sigma) {
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!(sp::value_of(sigma) > R(0))) return sp::not_a_number<T>();
     const T z = (T(y) - mu) / sigma;
@@ -38,34 +38,34 @@ struct normal {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(detail::special::real_of<T> y, T mu, T sigma) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 2> log_density_partials(math::special::real_of<T> y, T mu, T sigma) {
+    namespace sp = math::special;
     if (!(sigma > T(0))) return {sp::not_a_number<T>(), {sp::not_a_number<T>(), sp::not_a_number<T>()}};
     const T z = (y - mu) / sigma;
     return {T(-0.5) * z * z - sp::log(sigma) - T(sp::half_log_two_pi), {z / sigma, (z * z - T(1)) / sigma}};
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> y, T mu, T sigma) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> y, T mu, T sigma) {
+    namespace sp = math::special;
     if (!(sigma > T(0))) return sp::not_a_number<T>();
     return sp::log_ndtr((y - mu) / sigma);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> y, T mu, T sigma) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> y, T mu, T sigma) {
+    namespace sp = math::special;
     if (!(sigma > T(0))) return sp::not_a_number<T>();
     return sp::log_ndtr((mu - y) / sigma);
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(detail::special::real_of<T> y, T mu, T sigma) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_cdf_partials(math::special::real_of<T> y, T mu, T sigma) {
     return tail_partials((y - mu) / sigma, sigma, T(1), sigma > T(0));
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(detail::special::real_of<T> y, T mu, T sigma) {
+  FLUXION_HOST_DEVICE static partials<T, 2> log_ccdf_partials(math::special::real_of<T> y, T mu, T sigma) {
     return tail_partials((y - mu) / sigma, sigma, T(-1), sigma > T(0));
   }
 
@@ -73,7 +73,7 @@ struct normal {
   // log Phi(side z) and its derivatives in mean and sd, side = +1 (CDF) or -1 (CCDF).
   template <class T>
   FLUXION_HOST_DEVICE static partials<T, 2> tail_partials(T z, T sigma, T side, bool valid) {
-    namespace sp = detail::special;
+    namespace sp = math::special;
     if (!valid) return {sp::not_a_number<T>(), {sp::not_a_number<T>(), sp::not_a_number<T>()}};
     const T w = side * z;
     if (sp::is_inf(w)) return {w > T(0) ? T(0) : -sp::infinity<T>(), {T(0), T(0)}};

@@ -24,12 +24,12 @@
 // the CDFs and every *_partials function for float and double.
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/data_kind.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/incomplete_gamma.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/saddle_point.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
 #include <fluxion/infer/partials.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/incomplete_gamma.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/saddle_point.hpp>
+#include <fluxion/math/scalar.hpp>
 
 namespace fluxion {
 
@@ -41,8 +41,8 @@ struct poisson {
   static constexpr int parameter_count = 1;
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_density(detail::special::real_of<T> y, T lambda) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static T log_density(math::special::real_of<T> y, T lambda) {
+    namespace sp = math::special;
     using R = sp::real_of<T>;
     if (!(sp::value_of(lambda) >= R(0))) return sp::not_a_number<T>();
     if (y < R(0)) return -sp::infinity<T>();
@@ -52,34 +52,34 @@ struct poisson {
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_density_partials(detail::special::real_of<T> y, T lambda) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 1> log_density_partials(math::special::real_of<T> y, T lambda) {
+    namespace sp = math::special;
     const T value = log_density<T>(y, lambda);
     if (value == -sp::infinity<T>()) return {value, {T(0)}};
     return {value, {y == T(0) ? T(-1) : y / lambda - T(1)}};
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_cdf(detail::special::real_of<T> c, T lambda) {
+  FLUXION_HOST_DEVICE static T log_cdf(math::special::real_of<T> c, T lambda) {
     return tails(c, lambda).upper;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static T log_ccdf(detail::special::real_of<T> c, T lambda) {
+  FLUXION_HOST_DEVICE static T log_ccdf(math::special::real_of<T> c, T lambda) {
     return tails(c, lambda).lower;
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_cdf_partials(detail::special::real_of<T> c, T lambda) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 1> log_cdf_partials(math::special::real_of<T> c, T lambda) {
+    namespace sp = math::special;
     const T l = log_cdf<T>(c, lambda);
     if (l == -sp::infinity<T>() || !(c >= T(0)) || sp::is_inf(c)) return {l, {T(0)}};
     return {l, {-sp::exp(log_density<T>(sp::floor(c), lambda) - l)}};
   }
 
   template <class T>
-  FLUXION_HOST_DEVICE static partials<T, 1> log_ccdf_partials(detail::special::real_of<T> c, T lambda) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static partials<T, 1> log_ccdf_partials(math::special::real_of<T> c, T lambda) {
+    namespace sp = math::special;
     const T l = log_ccdf<T>(c, lambda);
     if (l == -sp::infinity<T>() || !(c >= T(0)) || sp::is_inf(c)) return {l, {T(0)}};
     return {l, {sp::exp(log_density<T>(sp::floor(c), lambda) - l)}};
@@ -88,8 +88,8 @@ struct poisson {
  private:
   // {log P(Y > c), log P(Y <= c)} as {P(k + 1, mean), Q(k + 1, mean)}.
   template <class T>
-  FLUXION_HOST_DEVICE static detail::special::log_pair<T> tails(T c, T lambda) {
-    namespace sp = detail::special;
+  FLUXION_HOST_DEVICE static math::special::log_pair<T> tails(T c, T lambda) {
+    namespace sp = math::special;
     if (!(lambda >= T(0)) || sp::is_nan(c)) return {sp::not_a_number<T>(), sp::not_a_number<T>()};
     if (c < T(0)) return {T(0), -sp::infinity<T>()};
     if (lambda == T(0) || sp::is_inf(c)) return {-sp::infinity<T>(), T(0)};

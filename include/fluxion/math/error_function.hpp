@@ -11,9 +11,9 @@
 // e^(-u^2) e^(-(x - u)(x + u)) with u = trunc(16 x) / 16 so that no
 // rounding of x^2 is magnified. Real float and double, host and device.
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 namespace cody {
 
@@ -137,4 +137,4 @@ FLUXION_HOST_DEVICE R normal_hazard_ratio(R z) {
   return phi / (R(1) - R(0.5) * erfc(-t));
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

@@ -17,11 +17,11 @@
 // Both expansions take O(sqrt(a)) terms where x is near a: about 9 sqrt(a)
 // for a relative error of eps (a thousand terms at a = 10^4).
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 template <class S>
 struct log_pair {
@@ -82,4 +82,4 @@ FLUXION_HOST_DEVICE log_pair<R> log_gamma_pq(R a, R x) {
   return {log1m_exp(lq), lq};
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

@@ -1,12 +1,15 @@
 #pragma once
-// The scalars of the infer layer and the elementary functions over them.
+// The scalars of the special functions (fluxion::math::special, the
+// headers of this folder beside elementary.hpp and portable.hpp) and the
+// elementary functions over them.
 //
-// Densities, priors and transforms take float and double, and, on the host,
-// std::complex<double> in their parameters (complex-step derivatives in the
-// tests: Im f(x + ih) / h is f'(x)). Branches look at the real part. The
-// special functions in this folder are also evaluated over dual numbers
-// (detail/dual.hpp) to differentiate an algorithm with respect to a shape
-// parameter, so the helpers here are plain overloadable function templates.
+// The infer layer's densities, priors and transforms call them in float and
+// double, and, on the host, std::complex<double> in their parameters
+// (complex-step derivatives in the tests: Im f(x + ih) / h is f'(x)).
+// Branches look at the real part. The special functions are also evaluated
+// over dual numbers (math/dual.hpp) to differentiate an algorithm with
+// respect to a shape parameter, so the helpers here are plain overloadable
+// function templates.
 #include <cfloat>
 #include <cmath>
 
@@ -19,7 +22,7 @@
 #  define FLUXION_SF_NS std
 #endif
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 // The real type under a scalar: R for R and for std::complex<R>.
 template <class T>
@@ -117,6 +120,6 @@ FLUXION_HOST_DEVICE bool is_inf(R x) {
   return x == infinity<R>() || x == -infinity<R>();
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special
 
 #undef FLUXION_SF_NS

@@ -24,7 +24,7 @@
 
 #include <fluxion/config/macros.hpp>
 
-namespace fluxion::detail::portable {
+namespace fluxion::math::portable {
 
 template <class T>
 FLUXION_HOST_DEVICE T fma_(T a, T b, T c) {
@@ -189,4 +189,4 @@ FLUXION_HOST_DEVICE T lgamma(T x) {
   return fma_(x - T(0.5), lx, fma_(series, inv, half_log_two_pi - x)) - shift;
 }
 
-}  // namespace fluxion::detail::portable
+}  // namespace fluxion::math::portable

@@ -5,7 +5,7 @@
 // y = 1 - x are passed separately so that neither is formed by a
 // cancelling subtraction. Over real and dual numbers: with a dual shape
 // parameter the result carries its derivative with respect to that shape
-// (no closed form exists; see detail/dual.hpp).
+// (no closed form exists; see math/dual.hpp).
 //
 // Algorithm: Numerical Recipes (3rd ed., 2007, section 6.4): the continued
 // fraction (NR eq. 6.4.5)
@@ -17,13 +17,13 @@
 // terms, and through the symmetry above otherwise. The prefactor
 // x^a y^b / B(a, b) is formed in logarithms as below (log_beta_power_terms).
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/dual.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/incomplete_gamma.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/dual.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/incomplete_gamma.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 // Has the approximant's value settled (h_old the one before)? To 4 eps:
 // once it has converged, the recurrences' roundings (below) still move it by
@@ -192,4 +192,4 @@ FLUXION_HOST_DEVICE_CALL log_pair<S> log_beta_i(S a, S b, S x, S y) {
   return direct ? log_pair<S>{tail, rest} : log_pair<S>{rest, tail};
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

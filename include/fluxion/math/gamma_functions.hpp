@@ -28,11 +28,11 @@
 #include <math.h>
 
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/dual.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/dual.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 // lgamma(x) - [(x - 1/2) log x - x + log(2 pi) / 2] for value_of(x) >= 10.
 template <class S>
@@ -168,4 +168,4 @@ FLUXION_HOST_DEVICE S lchoose(S n, S k) {
   return -log1p(n) - lbeta(k + R(1), n - k + R(1));
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

@@ -3,10 +3,10 @@
 // "Accurately computing log(1 - exp(-|a|))", Rmpfr vignette, 2012): over
 // real numbers and dual numbers.
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/dual.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/dual.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 // log(1 - e^l) for l <= 0: log(-expm1(l)) near 0, log1p(-e^l) below -ln 2.
 template <class S>
@@ -60,4 +60,4 @@ FLUXION_HOST_DEVICE S log1p_minus(S t) {
   return -(R(2) * s2) / (R(1) - s) + R(2) * s * s2 * series;
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

@@ -7,9 +7,9 @@
 // alongside its value (Griewank & Walther, Evaluating Derivatives, 2nd ed.,
 // 2008, ch. 3). Only what the special functions here need.
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 template <class R>
 struct dual {
@@ -87,4 +87,4 @@ FLUXION_HOST_DEVICE dual<R> sqrt(dual<R> a) {
   return {s, a.d / (R(2) * s)};
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special

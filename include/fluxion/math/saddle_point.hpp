@@ -19,11 +19,11 @@
 // parts); x and n need not be integers (the negative binomial passes its
 // dispersion as x).
 #include <fluxion/config/macros.hpp>
-#include <fluxion/infer/detail/gamma_functions.hpp>
-#include <fluxion/infer/detail/log_arith.hpp>
-#include <fluxion/infer/detail/scalar.hpp>
+#include <fluxion/math/gamma_functions.hpp>
+#include <fluxion/math/log_arith.hpp>
+#include <fluxion/math/scalar.hpp>
 
-namespace fluxion::detail::special {
+namespace fluxion::math::special {
 
 // stirlerr(x) for x > 0.
 template <class S>
@@ -69,4 +69,4 @@ FLUXION_HOST_DEVICE S log_binomial_raw(S x, S m, S p, S q) {
   return lc - R(0.5) * (R(log_two_pi) + log_xm_over_n);
 }
 
-}  // namespace fluxion::detail::special
+}  // namespace fluxion::math::special
