@@ -1,0 +1,148 @@
+// The stiff stage model (tests/support/stage_model.hpp: 3 compartments x 5
+// stages, transport, index conditions) written with index spaces, written
+// out state by state, and by hand: what the hierarchical form costs against
+// the flat one (issue 41, item 1). On one thread, double:
+//   rhs, jac_x_dense    ns per call, median of R repeats over B instances
+//                       (AoS, one instance's inputs after the other);
+//   rodas5p, rosenbrock23   a host ensemble of N trajectories (fx::host::integrate,
+//                       one thread, lanes as the library picks them), ns per
+//                       trajectory, with the steps taken (accepted + rejected).
+// One JSON object per line:
+//   {"bench": "jac_x_dense", "form": "hierarchical", "dtype": "f64", "B": 4096, "repeats": 7, "ns": ...}
+//   {"bench": "rodas5p", "form": "flat", "dtype": "f64", "N": 256, "repeats": 5, "ns": ..., "steps": ...}
+// Usage: fluxion-bench-stage [B [N [repeats]]]     (defaults 4096, 256, 7)
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <span>
+#include <vector>
+
+#include <fluxion/fluxion.hpp>
+
+#include "support/stage_model.hpp"
+
+namespace fx = fluxion;
+namespace sm = stage_model;
+
+namespace {
+
+volatile double sink;  // keeps results observable
+
+template <class F>
+double median_ns(std::size_t per, int repeats, F&& run) {
+  run();  // warm-up
+  std::vector<double> ns;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    const auto t1 = std::chrono::steady_clock::now();
+    ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / double(per));
+  }
+  std::sort(ns.begin(), ns.end());
+  return ns[ns.size() / 2];
+}
+
+void emit(const char* bench, const char* form, std::size_t B, int repeats, double ns) {
+  std::printf("{\"bench\": \"%s\", \"form\": \"%s\", \"dtype\": \"f64\", \"B\": %zu, \"repeats\": %d, \"ns\": %.1f}\n",
+              bench, form, B, repeats, ns);
+}
+
+constexpr int n = sm::n_states, np = sm::n_params;
+
+// Instances of the stiff regime (as tests/derivatives/stage_model.cpp draws them).
+void draw(std::mt19937_64& rng, double* x, double* p) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int i = 0; i < n; ++i) x[i] = 0.05 + 2.0 * u(rng);
+  for (int c = 0; c < sm::C; ++c) {
+    p[c] = std::pow(10.0, 2.0 + 2.0 * u(rng));
+    p[sm::C + 1 + c] = std::pow(10.0, -3.0 + 2.0 * u(rng));
+  }
+  p[sm::C] = 0.5 + 1.5 * u(rng);
+  p[2 * sm::C + 1] = 0.1 + 0.9 * u(rng);
+}
+
+struct instances {
+  std::vector<double> x, p;
+  explicit instances(std::size_t B) : x(B * n), p(B * np) {
+    std::mt19937_64 rng(41);
+    for (std::size_t b = 0; b < B; ++b) draw(rng, x.data() + b * n, p.data() + b * np);
+  }
+};
+
+template <class Rhs, class Jac>
+void evaluators(const char* form, const instances& in, std::size_t B, int repeats, Rhs rhs, Jac jac) {
+  std::vector<double> dx(B * n), J(n * n);
+  emit("rhs", form, B, repeats, median_ns(B, repeats, [&] {
+         for (std::size_t b = 0; b < B; ++b) rhs(in.x.data() + b * n, in.p.data() + b * np, dx.data() + b * n);
+         sink = dx[B * n - 1];
+       }));
+  emit("jac_x_dense", form, B, repeats, median_ns(B, repeats, [&] {
+         double acc = 0;
+         for (std::size_t b = 0; b < B; ++b) {
+           jac(in.x.data() + b * n, in.p.data() + b * np, J.data());
+           acc += J[b % (n * n)];
+         }
+         sink = acc;
+       }));
+}
+
+template <class M>
+void evaluators_of(const char* form, const instances& in, std::size_t B, int repeats) {
+  evaluators(
+      form, in, B, repeats, [](const double* x, const double* p, double* dx) { M{}.rhs(0.0, x, p, dx); },
+      [](const double* x, const double* p, double* J) {
+        M{}.template jacobian_dense<M::jacobian::x>(0.0, x, 1, p, 1, J, 1);
+      });
+}
+
+// N trajectories from the instances' states and parameters, in SoA.
+template <class M, class Method>
+void ensemble(const char* bench, const char* form, Method method, const instances& in, std::size_t N, int repeats) {
+  std::vector<double> x0(n * N), p(np * N);
+  for (std::size_t b = 0; b < N; ++b) {
+    for (int i = 0; i < n; ++i) x0[i * N + b] = in.x[b * n + i];
+    for (int j = 0; j < np; ++j) p[j * N + b] = in.p[b * np + j];
+  }
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 10, .rtol = 1e-6, .atol = 1e-8};
+  long long steps = 0;
+  bool ok = true;
+  const double ns = median_ns(N, repeats, [&] {
+    const auto r = fx::host::integrate(M{}, method, pr, N, fx::soa(std::span<const double>(x0)),
+                                       fx::soa(std::span<const double>(p)), fx::host::threads(1));
+    steps = 0;
+    for (const auto& s : r.stats) steps += s.accepted + s.rejected;
+    ok = r.all_succeeded();
+  });
+  std::printf(
+      "{\"bench\": \"%s\", \"form\": \"%s\", \"dtype\": \"f64\", \"N\": %zu, \"repeats\": %d, \"ns\": %.1f, "
+      "\"steps\": %lld, \"succeeded\": %s}\n",
+      bench, form, N, repeats, ns, steps, ok ? "true" : "false");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::size_t B = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4096;
+  const std::size_t N = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 256;
+  const int repeats = argc > 3 ? std::atoi(argv[3]) : 7;
+  if (B == 0 || N == 0 || N > B || repeats < 1) {
+    std::fprintf(stderr, "usage: fluxion-bench-stage [B [N <= B [repeats]]]\n");
+    return 2;
+  }
+  using H = fx::compiled<sm::hierarchical, double>;
+  using F = fx::compiled<sm::flat, double>;
+  const instances in(B);
+  evaluators_of<H>("hierarchical", in, B, repeats);
+  evaluators_of<F>("flat", in, B, repeats);
+  evaluators("hand", in, B, repeats, [](const double* x, const double* p, double* dx) { sm::hand::rhs(x, p, dx); },
+             [](const double* x, const double* p, double* J) { sm::hand::jac_x(x, p, J); });
+  ensemble<H>("rodas5p", "hierarchical", fx::rodas5p{}, in, N, std::max(1, repeats / 2));
+  ensemble<F>("rodas5p", "flat", fx::rodas5p{}, in, N, std::max(1, repeats / 2));
+  ensemble<H>("rosenbrock23", "hierarchical", fx::rosenbrock23{}, in, N, std::max(1, repeats / 2));
+  ensemble<F>("rosenbrock23", "flat", fx::rosenbrock23{}, in, N, std::max(1, repeats / 2));
+  return 0;
+}
