@@ -119,9 +119,13 @@ void rhs_and_observe(const options& o, std::size_t B, order how, unsigned thread
 // stores), and its evaluation only tells the compiler that it reads the
 // inputs and writes the outputs. Its time is the floor that a driver's data
 // movement puts under Model A on this machine ("rhs_no_arithmetic").
+// It names Model A's model, layout and Jacobian kinds, as fx::compiled_model asks.
 template <class T>
 struct no_arithmetic {
   using scalar = T;
+  using model_type = typename fx::compiled<model_a::model, T>::model_type;
+  using layout = typename fx::compiled<model_a::model, T>::layout;
+  using jacobian = typename fx::compiled<model_a::model, T>::jacobian;
   static constexpr std::size_t n_states = model_a::n_states, n_params = model_a::n_params,
                                n_observables = model_a::n_observables;
   static void touch(const T* x, const T* p, T* out) { asm volatile("" : : "r"(x), "r"(p), "r"(out) : "memory"); }
@@ -133,6 +137,8 @@ struct no_arithmetic {
     touch(x, p, y);
   }
   void observe(T, const T* x, const T* p, T* y) const { touch(x, p, y); }
+  void jvp_x(T, const T* x, const T* p, const T*, T* out) const { touch(x, p, out); }
+  void jac_x(T, const T* x, const T* p, T* out) const { touch(x, p, out); }
   template <class L, class SX, class SP, class SO>
   void rhs_lanes(T, const T* x, SX, const T* p, SP, T* out, SO) const { touch(x, p, out); }
   template <class L, class SX, class SP, class SO>
