@@ -66,7 +66,7 @@ template <class R>
 concept ode_method = explicit_tableau<R> || stiff_method<R>;
 
 template <class T>
-struct ode_options;  // solve/driver.hpp, which constrains its steps by adaptive_step
+struct ode_options;  // solve/options.hpp; solve/driver.hpp constrains its steps by adaptive_step
 
 // A step's protocol, as adaptive_driver<Step, M> (solve/driver.hpp) uses it:
 // begin at (t, y), give f(t, y) and a scratch vector for the first step's

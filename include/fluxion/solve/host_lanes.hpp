@@ -529,12 +529,14 @@ class lane_ensemble {
   T t_[W], h_[W];
   Step step_;
 
+  // A lane's trajectory: which one, its save times and its step control
+  // (as adaptive_driver::integrate keeps them), how it ended, its statistics.
   struct lane {
     bool busy = false;
     std::size_t trajectory = 0;
-    std::size_t next_save = 0;
-    T proposed = 0;  // the step before it was cut to land on the target
-    bool last = false, rejected_last = false, non_finite_last = false;
+    save_cursor<T> saved;
+    step_control<T> control;
+    solve_status status = solve_status::success;
     solve_statistics stats{};
   };
   lane lanes_[W];
@@ -556,16 +558,17 @@ class lane_ensemble {
     }
     for (;;) {
       bool any = false;
-      for (std::size_t w = 0; w < W; ++w) any = any || lanes_[w].busy;
+      for (std::size_t w = 0; w < W; ++w) {
+        any = any || lanes_[w].busy;
+        h_[w] = lanes_[w].control.h;
+      }
       if (!any) return;
       step_.attempt(m_, o_, L::load(t_), L::load(h_), y_, ynew_, &p_[0][0], err_);
-      for (std::size_t w = 0; w < W; ++w) {
-        if (!lanes_[w].busy) continue;
-        if (decide(w, io(lanes_[w].trajectory))) {
-          finish(w, io, done, solve_status::success);
+      for (std::size_t w = 0; w < W; ++w)
+        if (lanes_[w].busy && !advance(w, io(lanes_[w].trajectory))) {
+          finish(w, io, done);
           start_next(w, next, end, io, done);
         }
-      }
     }
   }
 
@@ -573,14 +576,15 @@ class lane_ensemble {
   // A lane without a trajectory: a zero step from a finite state.
   void idle(std::size_t w) {
     lanes_[w].busy = false;
+    lanes_[w].control = step_control<T>{};
     t_[w] = o_.t0;
-    h_[w] = T(0);
     for (int i = 0; i < n; ++i) y_[i][w] = T(1);
     for (int j = 0; j < np; ++j) p_[j][w] = T(1);
     step_.idle(w);
   }
 
-  // Starts trajectories in lane w until one needs steps (or the range is done).
+  // Starts trajectories in lane w until one needs steps (or the range is
+  // done), as adaptive_driver::integrate starts one.
   template <class IO, class Done>
   void start_next(std::size_t w, std::size_t& next, std::size_t end, const IO& io, const Done& done) {
     while (next < end) {
@@ -590,142 +594,67 @@ class lane_ensemble {
       ln = lane{};
       ln.busy = true;
       ln.trajectory = b;
+      ln.saved = save_cursor<T>(o_);
       T y[n], p[np], f0[n], y1[n], f1[n];
       for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
       for (int j = 0; j < int(M::n_params); ++j) p[j] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
-      for (; ln.next_save < o_.n_save && o_.save_times[ln.next_save] <= o_.t0; ++ln.next_save)
-        saved_state_writer<T>{t_io}.save(ln.next_save, o_.save_times[ln.next_save], n, vector_values<T>{y});
+      saved_state_writer<T> sink{t_io};
+      ln.saved.reached(o_, sink, n, o_.t0, vector_values<T>{y});
       m_.rhs(o_.t0, y, 1, p, 1, f0, 1);
       ++ln.stats.rhs_evaluations;
-      const T span = o_.t1 - o_.t0;
-      const T h = o_.initial_step > T(0) ? (o_.initial_step < span ? o_.initial_step : span)
-                                         : scalar_driver::starting_step(m_, o_, p, 1, y, f0, y1, f1, span, ln.stats);
+      ln.control.h = scalar_driver::first_step(m_, o_, p, 1, y, f0, y1, f1, ln.stats);
       for (int i = 0; i < n; ++i) y_[i][w] = y[i];
       for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = p[j];
       step_.start(w, f0, ln.stats);
       t_[w] = o_.t0;
-      h_[w] = h;
-      if (prepare(w)) return;  // a step to take
-      finish(w, io, done, pending_status_);
+      if (ln.control.ready(o_, ln.stats, o_.t0, ln.saved.target(o_), ln.status)) return;  // a step to take
+      finish(w, io, done);
     }
     idle(w);
-  }
-
-  // Before an attempt (adaptive_driver::integrate): the step budget, the
-  // smallest step, and a last step cut to end on its target. False: the
-  // trajectory stops with pending_status_.
-  solve_status pending_status_ = solve_status::success;
-  bool prepare(std::size_t w) {
-    lane& ln = lanes_[w];
-    const T eps = epsilon_of<T>();
-    if (ln.stats.accepted + ln.stats.rejected >= int(o_.max_steps)) {
-      pending_status_ = solve_status::max_steps;
-      return false;
-    }
-    const T t = t_[w];
-    T h = h_[w];
-    if (!(h > T(16) * eps * math::abs(t))) {
-      pending_status_ = ln.non_finite_last ? solve_status::non_finite : solve_status::step_too_small;
-      return false;
-    }
-    const T target = target_of(ln);
-    ln.proposed = h;
-    const T mag = math::abs(t) > math::abs(target) ? math::abs(t) : math::abs(target);
-    ln.last = h >= (target - t) - T(16) * eps * mag;
-    if (ln.last) h = target - t;
-    h_[w] = h;
-    return true;
-  }
-
-  T target_of(const lane& ln) const {
-    return o_.step_to_save_times && ln.next_save < o_.n_save ? o_.save_times[ln.next_save] : o_.t1;
   }
 
   // err_[w]: n err^2 of lane w's attempt (NaN: not finite; detail::step_error).
   T err_[W];
 
-  // After an attempt, lane w's decision (adaptive_driver::integrate). True:
-  // the trajectory reached t1.
-  bool decide(std::size_t w, const trajectory_io<T>& io) {
+  // After an attempt, lane w's decisions (adaptive_driver::integrate's, by
+  // the same step_control). True: its next attempt is ready; false: its
+  // trajectory ended (lanes_[w].status).
+  bool advance(std::size_t w, const trajectory_io<T>& io) {
     lane& ln = lanes_[w];
     step_.count(w, ln.stats);
-    const T err = err_[w];
-    T h = h_[w];
-    const T t = t_[w];
-    if (!finite(err)) {
-      if (!o_.adaptive) return stop(w, solve_status::non_finite);
-      ++ln.stats.rejected;
-      ln.rejected_last = ln.non_finite_last = true;
-      h_[w] = h * T(0.2);
-      return next_attempt(w);
-    }
-    ln.non_finite_last = false;
-    T factor = step_factor<scalar_step, n>(err);
-    if (!o_.adaptive) factor = T(1);
-    if (err <= T(n) || !o_.adaptive) {
-      const T target = target_of(ln);
-      const T t_new = ln.last ? target : t + h;
+    const T t = t_[w], h = ln.control.h;
+    const bool go_on = ln.control.template judge<scalar_step, n>(o_, t, err_[w], ln.stats, ln.status, [&](T t_new) {
       if constexpr (requires { step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats); })
-        if (ln.next_save < o_.n_save && o_.save_times[ln.next_save] < t_new)
-          step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats);
-      for (; ln.next_save < o_.n_save && o_.save_times[ln.next_save] <= t_new; ++ln.next_save) {
-        T* out = io.saved + std::ptrdiff_t(ln.next_save) * io.saved_time_stride;
-        if (o_.save_times[ln.next_save] == t_new) {  // the step's end: the solution itself
+        if (ln.saved.inside(t_new)) step_.prepare_dense(w, m_, t, h, y_, ynew_, &p_[0][0], ln.stats);
+      for (; ln.saved.due(t_new); ln.saved.pass(o_)) {
+        T* out = io.saved + std::ptrdiff_t(ln.saved.next) * io.saved_time_stride;
+        const T ts = ln.saved.time;
+        if (ts == t_new) {  // the step's end: the solution itself
           for (int i = 0; i < n; ++i) out[std::ptrdiff_t(i) * io.saved_state_stride] = ynew_[i][w];
           continue;
         }
-        const T theta = (o_.save_times[ln.next_save] - t) / h;
+        const T theta = (ts - t) / h;
         step_.save_dense(w, theta, h, y_, ynew_, out, io.saved_state_stride);
       }
       for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
       t_[w] = t_new;
-      ++ln.stats.accepted;
-      if (!(t_new < o_.t1)) return true;
+      if (!(t_new < o_.t1)) return false;  // the end: success
       step_.accept(w, t_new, ln.stats);
-      if (ln.rejected_last && factor > T(1)) factor = T(1);
-      ln.rejected_last = false;
-      // A step cut short to land on a save time does not shrink the next one.
-      if (ln.last && target != o_.t1 && h * factor < ln.proposed) {
-        h_[w] = ln.proposed;
-        return next_attempt(w);
-      }
-    } else {
-      ++ln.stats.rejected;
-      ln.rejected_last = true;
-      if (factor > T(1)) factor = T(1);
-    }
-    h_[w] = h * factor;
-    return next_attempt(w);
-  }
-
-  // The next attempt of lane w, or its stop (then it has taken the next
-  // trajectory already: see stop).
-  bool next_attempt(std::size_t w) {
-    if (prepare(w)) return false;
-    return stop(w, pending_status_);
-  }
-
-  // A trajectory that stops before t1: recorded by the caller through
-  // stopped_; decide() reports it as finished.
-  solve_status stopped_status_[W] = {};
-  bool stopped_[W] = {};
-  bool stop(std::size_t w, solve_status s) {
-    stopped_[w] = true;
-    stopped_status_[w] = s;
-    return true;
+      return true;
+    });
+    return go_on && ln.control.ready(o_, ln.stats, t_[w], ln.saved.target(o_), ln.status);
   }
 
   // The end of lane w's trajectory: final state, status, statistics; save
   // times it did not reach read NaN (as adaptive_driver).
   template <class IO, class Done>
-  void finish(std::size_t w, const IO& io, const Done& done, solve_status s) {
-    if (stopped_[w]) s = stopped_status_[w], stopped_[w] = false;
+  void finish(std::size_t w, const IO& io, const Done& done) {
     lane& ln = lanes_[w];
     const trajectory_io<T> t_io = io(ln.trajectory);
-    for (; ln.next_save < o_.n_save; ++ln.next_save)
-      saved_state_writer<T>{t_io}.save(ln.next_save, o_.save_times[ln.next_save], n, constant_values<T>{quiet_nan<T>()});
+    saved_state_writer<T> sink{t_io};
+    ln.saved.unreached(o_, sink, n);
     for (int i = 0; i < n; ++i) t_io.final_state[std::ptrdiff_t(i) * t_io.final_stride] = y_[i][w];
-    done(ln.trajectory, s, ln.stats);
+    done(ln.trajectory, ln.status, ln.stats);
     ln.busy = false;
   }
 };

@@ -1,0 +1,39 @@
+#pragma once
+// What every trajectory of an integration shares (ode_options, made from an
+// ode_problem by check_problem, solve/problem.hpp) and where one trajectory
+// reads its inputs and writes its outputs (trajectory_io): the arguments of
+// the adaptive driver (solve/driver.hpp) and of the host lanes' ensemble
+// (solve/host_lanes.hpp). Passed to kernels by value.
+#include <cstddef>
+
+namespace fluxion {
+
+template <class T>
+struct ode_options {
+  T t0 = 0, t1 = 0;
+  T rtol = T(1e-6), atol = T(1e-6);
+  const T* atol_per_state = nullptr;  // n_states values, or null for `atol`
+  const T* save_times = nullptr;      // sorted, inside [t0, t1]
+  std::size_t n_save = 0;
+  T initial_step = 0;            // 0: chosen per trajectory
+  long long max_steps = 100000;  // accepted + rejected, at most 1e8 (checked with the problem)
+  bool adaptive = true;          // false: every step initial_step long (the last one shortened to end on t1)
+  bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
+};
+
+// Where one trajectory reads its inputs and writes its outputs (strides in
+// values between consecutive elements or save times).
+template <class T>
+struct trajectory_io {
+  const T* x0;
+  std::ptrdiff_t x0_stride;
+  const T* p;
+  std::ptrdiff_t p_stride;
+  T* saved;  // may be null when there are no save times
+  std::ptrdiff_t saved_state_stride;
+  std::ptrdiff_t saved_time_stride;
+  T* final_state;
+  std::ptrdiff_t final_stride;
+};
+
+}  // namespace fluxion
