@@ -2,10 +2,13 @@
 """Prints fluxion's public headers, one per line, relative to the include dir
 given as the only argument (e.g. fluxion/config/version.hpp), sorted.
 
-Skipped: anything under a detail/ folder (private). The headers that need
-nvcc (any cuda.hpp, the umbrella fluxion/cuda.hpp included, any
-cuda_entries.hpp and anything under exec/cuda/) are listed alone with --cuda
-(they compile as .cu translation units). Headers that include pybind11 (the
+Private headers (under a detail/ folder) are listed too, as every header
+opens with what it is for and compiles alone, but for the Python binding
+unit's (python/detail/): fragments of that one unit, which its check
+compiles whole (module_header.hpp needs the module's macro). The headers
+that need nvcc (any cuda.hpp, the umbrella fluxion/cuda.hpp included, any
+cuda_entries.hpp and anything under a cuda/ folder: exec/cuda/, infer/cuda/)
+are listed alone with --cuda (they compile as .cu translation units). Headers that include pybind11 (the
 Python binding unit's) are listed alone with --pybind11 (they compile with
 the Python and pybind11 headers). Run by Meson at configure time: a new
 header is picked up on the next (re)configure, which scripts/test.sh always
@@ -22,7 +25,7 @@ def uses_pybind11(path):
 
 def needs_nvcc(rel):
     """rel: the header's path from the include dir, with '/'."""
-    return (rel.startswith("fluxion/exec/cuda/")
+    return ("cuda" in rel.split("/")[:-1]
             or os.path.basename(rel) in ("cuda.hpp", "cuda_entries.hpp"))
 
 
@@ -38,7 +41,8 @@ def main(argv):
     found = []
     for dirpath, dirnames, filenames in os.walk(top):
         rel = os.path.relpath(dirpath, include).replace(os.sep, "/")
-        dirnames[:] = [d for d in dirnames if d != "detail"]
+        if rel == "fluxion/python":
+            dirnames[:] = [d for d in dirnames if d != "detail"]
         for f in filenames:
             if not f.endswith((".hpp", ".h")):
                 continue

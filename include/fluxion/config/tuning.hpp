@@ -34,7 +34,7 @@
 //   FLUXION_ADJOINT_SAVE_GROUP              8  save times whose density terms are summed together
 //                                              before the groups are (infer/log_density_adjoint.hpp)
 //
-// Host batches (exec/host.hpp)
+// Host batches (exec/detail/soa.hpp, exec/detail/streaming.hpp)
 //
 //   FLUXION_TILE_FROM_STRIDE_BYTES       4096  structure-of-arrays batches go through tiles when
 //                                              their element streams are at least this far apart

@@ -80,7 +80,8 @@
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/layout/error.hpp>
-#include <fluxion/exec/host.hpp>
+#include <fluxion/exec/detail/for_ranges.hpp>
+#include <fluxion/exec/threads.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/problem.hpp>

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/exec/detail/alignment.hpp>
 #if defined(__SSE2__) && !defined(__CUDACC__)
 // The narrowest header with the stores used below: <immintrin.h> costs
@@ -28,6 +29,11 @@
 namespace fluxion::host {
 FLUXION_HOST_ABI_BEGIN
 namespace detail {
+
+// Batches write their outputs with streaming stores (structure-of-arrays
+// tiles, array-of-structures lanes) in ranges of at least this many bytes
+// (beyond L2; in cache, the outputs are better left there).
+inline constexpr std::size_t stream_from_batch_bytes = FLUXION_STREAM_FROM_BATCH_BYTES;
 
 // The width of one streaming store, in bytes.
 #if FLUXION_HAS_STREAMING_STORES && defined(__AVX512F__)
