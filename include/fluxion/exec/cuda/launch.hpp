@@ -36,6 +36,12 @@ struct strides {
   std::ptrdiff_t element, instance;
 };
 
+// A checked buffer's strides (layout/check.hpp), as kernels take them.
+template <class T>
+strides strides_of(const checked_buffer<T>& b) {
+  return {b.element_stride, b.instance_stride};
+}
+
 // What each thread evaluates.
 struct rhs_op {
   template <class M, class T>
@@ -90,12 +96,17 @@ struct jacobian_values_op {
 // config/tuning.hpp; config/macros.hpp checks the first.)
 inline constexpr unsigned block_threads = FLUXION_CUDA_BLOCK_THREADS;
 
+// The grid of a kernel that loops over `work` items (blocks of `threads`):
+// enough blocks for all of them, at most `capacity` (the grid-stride loop
+// covers the rest).
+inline unsigned grid_for(std::size_t capacity, unsigned threads, std::size_t work) {
+  const std::size_t needed = (work + threads - 1) / threads;
+  return unsigned(needed < capacity ? needed : capacity);
+}
+
 // Blocks of block_threads for `count` instances of a grid-stride loop, at
 // most 65535 x 32 (the loop covers the rest).
-inline unsigned grid_blocks(std::size_t count) {
-  const std::size_t needed = (count + block_threads - 1) / block_threads;
-  return unsigned(needed < 65535u * 32u ? needed : 65535u * 32u);
-}
+inline unsigned grid_blocks(std::size_t count) { return grid_for(65535u * 32u, block_threads, count); }
 
 // The buffers arrive as __restrict__ kernel parameters: NVVM keeps restrict
 // there (it drops it on inlined device-function parameters), and without it
@@ -148,9 +159,8 @@ void launch(const M& m, typename M::scalar t, std::size_t count, const batch<con
   constexpr unsigned threads = block_threads;
   const unsigned blocks = grid_blocks(count);
   batch_kernel<Op, M, T><<<blocks, threads, 0, stream>>>(
-      m, t, count, c.x.data, {c.x.element_stride, c.x.instance_stride}, c.p.data,
-      {c.p.element_stride, c.p.instance_stride}, c.v.data, {c.v.element_stride, c.v.instance_stride}, c.out.data,
-      {c.out.element_stride, c.out.instance_stride});
+      m, t, count, c.x.data, strides_of(c.x), c.p.data, strides_of(c.p), c.v.data, strides_of(c.v), c.out.data,
+      strides_of(c.out));
   fluxion::detail::check_cuda(cudaGetLastError(), "launch of a fluxion batch kernel");
 }
 
