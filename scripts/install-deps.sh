@@ -29,6 +29,10 @@ pkg_ok pybind11-dev || missing+=(pybind11-dev)
 pkg_ok python3-numpy || missing+=(python3-numpy)
 pkg_ok python3-pytest || missing+=(python3-pytest)
 pkg_ok python3-matplotlib || missing+=(python3-matplotlib)
+# MPI: the optional distributed layer (include/fluxion/mpi/), its mpi suite,
+# example and benchmark (built only where Meson finds an MPI).
+pkg_ok libopenmpi-dev || missing+=(libopenmpi-dev)
+pkg_ok openmpi-bin || missing+=(openmpi-bin)
 catch2_ok=1
 pkg-config --atleast-version=3.4 catch2-with-main 2>/dev/null || catch2_ok=0
 meson_ok || missing+=(meson)

@@ -10,9 +10,11 @@ that need nvcc (any cuda.hpp, the umbrella fluxion/cuda.hpp included, any
 cuda_entries.hpp and anything under a cuda/ folder: exec/cuda/, infer/cuda/)
 are listed alone with --cuda (they compile as .cu translation units). Headers that include pybind11 (the
 Python binding unit's) are listed alone with --pybind11 (they compile with
-the Python and pybind11 headers). Run by Meson at configure time: a new
-header is picked up on the next (re)configure, which scripts/test.sh always
-does.
+the Python and pybind11 headers). The MPI layer's (fluxion/mpi.hpp and
+fluxion/mpi/) are listed alone with --mpi (they compile with the MPI
+headers), but those that need nvcc too (mpi/cuda.hpp: tests/mpi checks
+it). Run by Meson at configure time: a new header is picked up on the
+next (re)configure, which scripts/test.sh always does.
 """
 import os
 import sys
@@ -29,13 +31,18 @@ def needs_nvcc(rel):
             or os.path.basename(rel) in ("cuda.hpp", "cuda_entries.hpp"))
 
 
+def uses_mpi(rel):
+    return rel == "fluxion/mpi.hpp" or rel.startswith("fluxion/mpi/")
+
+
 def main(argv):
     options = {a for a in argv[1:] if a.startswith("--")}
-    unknown = options - {"--pybind11", "--cuda"}
+    unknown = options - {"--pybind11", "--cuda", "--mpi"}
     if unknown or len(options) > 1:
-        sys.exit(f"gen.py: at most one of --pybind11, --cuda (got {' '.join(sorted(options))})")
+        sys.exit(f"gen.py: at most one of --pybind11, --cuda, --mpi (got {' '.join(sorted(options))})")
     pybind11 = "--pybind11" in options
     cuda = "--cuda" in options
+    mpi = "--mpi" in options
     include = [a for a in argv[1:] if not a.startswith("--")][0]
     top = os.path.join(include, "fluxion")
     found = []
@@ -47,10 +54,13 @@ def main(argv):
             if not f.endswith((".hpp", ".h")):
                 continue
             header = f"{rel}/{f}"
-            if needs_nvcc(header):
+            if uses_mpi(header):
+                if mpi and not needs_nvcc(header):
+                    found.append(header)
+            elif needs_nvcc(header):
                 if cuda:
                     found.append(header)
-            elif not cuda and uses_pybind11(os.path.join(dirpath, f)) == pybind11:
+            elif not cuda and not mpi and uses_pybind11(os.path.join(dirpath, f)) == pybind11:
                 found.append(header)
     for h in sorted(found):
         print(h)
