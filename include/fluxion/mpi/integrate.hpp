@@ -97,6 +97,52 @@ ensemble_buffers<T> ensemble_buffers_of(const columns& c) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Where a rank integrates its trajectories: its host threads (here), or its
+// GPU (mpi/cuda.hpp): the single-process call for a range of trajectories,
+// the checks that call adds to the host's (device memory), and whether the
+// dynamic schedule may run.
+struct host_integrations {
+  static constexpr bool dynamic = true;
+  host::threads exec;
+  template <class Bundle>
+  void check_memory(const Bundle&) const {}
+  template <class M, class Method, class T>
+  void integrate(const M& m, Method method, const ode_problem<T>& pr, std::size_t count, batch<const T> x0,
+                 batch<const T> p, const ensemble_buffers<T>& out) const {
+    host::integrate(m, method, pr, count, x0, p, out, exec);
+  }
+};
+
+// The buffer form below, its ranges run by `on`.
+template <class On, class M, class Method>
+schedule_report integrate_on(const On& on, MPI_Comm comm, const M& m, Method method,
+                             const ode_problem<typename M::scalar>& pr, std::size_t count,
+                             batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
+                             const ensemble_buffers<typename M::scalar>& out, const distribution& d) {
+  using T = typename M::scalar;
+  constexpr std::size_t n = M::n_states;
+  const std::size_t n_save = pr.save_times.size();
+  const bool owns = owned_range(count, rank_of(comm), size_of(comm)).size() > 0;
+  return run_distributed<On::dynamic, T>(
+      comm, count, x0, n, p, M::n_params, d,
+      {{"the number of save times", n_save}, {"whether statistics are recorded", !out.stats.empty(), owns}},
+      [&](const std::vector<std::uint64_t>& agreed) { return ensemble_shape<T>(n, n_save, agreed[1] != 0); },
+      [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
+          const std::vector<std::uint64_t>& agreed) {
+        const ode_options<T> o = check_problem(pr, n);
+        on.check_memory(
+            fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, owned.size(), x0_owned, p_owned, out));
+        return ensemble_columns(out, n, n_save, owned.size(), agreed[1] != 0);
+      },
+      [&](const range& r, batch<const T> x0_r, batch<const T> p_r, const columns& o) {
+        on.integrate(m, method, pr, r.size(), x0_r, p_r, ensemble_buffers_of<T>(o));
+      });
+}
+
+}  // namespace detail
+
 // Into buffers the caller owns: out holds this rank's owned range,
 // owned_range(count, rank, ranks).size() trajectories, in the layout of
 // fluxion::ensemble_buffers (out.stats empty on every rank that owns
@@ -106,23 +152,7 @@ template <class M, class Method>
 schedule_report integrate(MPI_Comm comm, const M& m, Method method, const ode_problem<typename M::scalar>& pr,
                           std::size_t count, batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                           const ensemble_buffers<typename M::scalar>& out, const distribution& d = {}) {
-  using T = typename M::scalar;
-  constexpr std::size_t n = M::n_states;
-  const std::size_t n_save = pr.save_times.size();
-  const bool owns = owned_range(count, rank_of(comm), size_of(comm)).size() > 0;
-  return detail::run_distributed<T>(
-      comm, count, x0, n, p, M::n_params, d,
-      {{"the number of save times", n_save}, {"whether statistics are recorded", !out.stats.empty(), owns}},
-      [&](const std::vector<std::uint64_t>& agreed) { return detail::ensemble_shape<T>(n, n_save, agreed[1] != 0); },
-      [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
-          const std::vector<std::uint64_t>& agreed) {
-        const ode_options<T> o = check_problem(pr, n);
-        fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, owned.size(), x0_owned, p_owned, out);
-        return detail::ensemble_columns(out, n, n_save, owned.size(), agreed[1] != 0);
-      },
-      [&](const range& r, batch<const T> x0_r, batch<const T> p_r, const detail::columns& o) {
-        host::integrate(m, method, pr, r.size(), x0_r, p_r, detail::ensemble_buffers_of<T>(o), d.exec);
-      });
+  return detail::integrate_on(detail::host_integrations{d.exec}, comm, m, method, pr, count, x0, p, out, d);
 }
 
 // Into a new distributed_ensemble (statistics recorded): this rank's

@@ -102,6 +102,60 @@ log_density_buffers<T> buffers_of(log_density_result<T>& r) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Where a rank computes its log-densities: its host threads (here), or its
+// GPU (mpi/cuda.hpp), as for integrate (mpi/integrate.hpp).
+struct host_log_densities {
+  static constexpr bool dynamic = true;
+  host::threads exec;
+  template <class Bundle>
+  void check_memory(const Bundle&) const {}
+  template <class M, class Method, class T, class Lik, class Pri>
+  void log_density(const M& m, Method method, const ode_problem<T>& pr, const Lik& lik,
+                   std::span<const series_data<T>> data, const Pri& pri, std::size_t count, batch<const T> x0,
+                   batch<const T> p, const log_density_buffers<T>& out) const {
+    host::log_density(m, method, pr, lik, data, pri, count, x0, p, out, exec);
+  }
+};
+
+// The buffer form below, its ranges run by `on`.
+template <class On, class M, class Method, class Lik, class Pri>
+schedule_report log_density_on(const On& on, MPI_Comm comm, const M& m, Method method,
+                               const ode_problem<typename M::scalar>& pr, const Lik& lik,
+                               std::span<const series_data<typename M::scalar>> data, const Pri& pri,
+                               std::size_t count, batch<const typename M::scalar> x0,
+                               batch<const typename M::scalar> p, const log_density_buffers<typename M::scalar>& out,
+                               const distribution& d) {
+  using T = typename M::scalar;
+  constexpr std::size_t n = M::n_states, cols = M::n_params + M::n_states;
+  const bool owns = owned_range(count, rank_of(comm), size_of(comm)).size() > 0;
+  return run_distributed<On::dynamic, T>(
+      comm, count, x0, n, p, M::n_params, d,
+      {{"the number of save times", pr.save_times.size()},
+       {"the number of data series", data.size()},
+       {"whether gradients are computed", !out.gradients.empty(), owns},
+       {"whether statistics are recorded", !out.stats.empty(), owns}},
+      [&](const std::vector<std::uint64_t>& agreed) {
+        return log_density_shape<T>(cols, agreed[2] != 0, agreed[3] != 0);
+      },
+      [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
+          const std::vector<std::uint64_t>& agreed) {
+        const bool gradient = agreed[2] != 0;
+        std::vector<T> atol;
+        const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+        check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+        on.check_memory(
+            fluxion::detail::check_log_density_buffers<T>(n, M::n_params, owned.size(), x0_owned, p_owned, out));
+        return log_density_columns(out, cols, owned.size(), gradient, agreed[3] != 0);
+      },
+      [&](const range& r, batch<const T> x0_r, batch<const T> p_r, const columns& o) {
+        on.log_density(m, method, pr, lik, data, pri, r.size(), x0_r, p_r, log_density_buffers_of<T>(o));
+      });
+}
+
+}  // namespace detail
+
 // Into buffers the caller owns: out holds this rank's owned range,
 // owned_range(count, rank, ranks).size() trajectories, in the layout of
 // fluxion::log_density_buffers (out.gradients empty: values alone; out.stats
@@ -112,31 +166,8 @@ schedule_report log_density(MPI_Comm comm, const M& m, Method method, const ode_
                             const Lik& lik, std::span<const series_data<typename M::scalar>> data, const Pri& pri,
                             std::size_t count, batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                             const log_density_buffers<typename M::scalar>& out, const distribution& d = {}) {
-  using T = typename M::scalar;
-  constexpr std::size_t n = M::n_states, cols = M::n_params + M::n_states;
-  const bool owns = owned_range(count, rank_of(comm), size_of(comm)).size() > 0;
-  return detail::run_distributed<T>(
-      comm, count, x0, n, p, M::n_params, d,
-      {{"the number of save times", pr.save_times.size()},
-       {"the number of data series", data.size()},
-       {"whether gradients are computed", !out.gradients.empty(), owns},
-       {"whether statistics are recorded", !out.stats.empty(), owns}},
-      [&](const std::vector<std::uint64_t>& agreed) {
-        return detail::log_density_shape<T>(cols, agreed[2] != 0, agreed[3] != 0);
-      },
-      [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
-          const std::vector<std::uint64_t>& agreed) {
-        const bool gradient = agreed[2] != 0;
-        std::vector<T> atol;
-        const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-        check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
-        fluxion::detail::check_log_density_buffers<T>(n, M::n_params, owned.size(), x0_owned, p_owned, out);
-        return detail::log_density_columns(out, cols, owned.size(), gradient, agreed[3] != 0);
-      },
-      [&](const range& r, batch<const T> x0_r, batch<const T> p_r, const detail::columns& o) {
-        host::log_density(m, method, pr, lik, data, pri, r.size(), x0_r, p_r, detail::log_density_buffers_of<T>(o),
-                          d.exec);
-      });
+  return detail::log_density_on(detail::host_log_densities{d.exec}, comm, m, method, pr, lik, data, pri, count, x0, p,
+                                out, d);
 }
 
 // Into a new distributed_log_density (statistics recorded; the gradient

@@ -77,8 +77,9 @@ inline std::vector<std::uint64_t> agree_on_values(MPI_Comm comm, std::vector<sam
 
 // shape(agreed) gives the blocks of a chunk's results; check(owned, x0, p,
 // agreed) and compute(range, x0, p, out) as above; agreed: call_values as
-// the ranks agreed on them.
-template <class T, class Shape, class Check, class Compute>
+// the ranks agreed on them. Dynamic: whether the dynamic schedule may run
+// (it copies results through host memory: not for device buffers).
+template <bool Dynamic, class T, class Shape, class Check, class Compute>
 schedule_report run_distributed(MPI_Comm user_comm, std::size_t count, const batch<const T>& x0, std::size_t n,
                      const batch<const T>& p, std::size_t np, const distribution& d,
                      const std::vector<same_value>& call_values, Shape&& shape, Check&& check, Compute&& compute) {
@@ -101,6 +102,10 @@ schedule_report run_distributed(MPI_Comm user_comm, std::size_t count, const bat
   columns local;
   std::size_t chunk = 0;
   agree(c.get(), [&] {
+    if (!Dynamic && d.kind == schedule::dynamic)
+      throw problem_error(
+          "fluxion::mpi: the dynamic schedule moves results through host memory; buffers in device memory take "
+          "the static split");
     if (local_inputs && d.kind == schedule::dynamic)
       throw problem_error(
           "fluxion::mpi: the dynamic schedule reads the inputs of any chunk: pass the global batch "
@@ -127,8 +132,11 @@ schedule_report run_distributed(MPI_Comm user_comm, std::size_t count, const bat
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
-  return run_dynamic(c.get(), count, chunk, blocks, local,
-                     [&](const range& r, const columns& out) { compute(r, x0_of(r), p_of(r), out); });
+  if constexpr (Dynamic)
+    return run_dynamic(c.get(), count, chunk, blocks, local,
+                       [&](const range& r, const columns& out) { compute(r, x0_of(r), p_of(r), out); });
+  else
+    return {};  // refused by the checks above
 }
 
 // Gathers a result's columns to root (gather_columns), after agreeing on
