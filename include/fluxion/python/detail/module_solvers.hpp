@@ -102,20 +102,14 @@ void fill_problem(problem_values<T>& v, const py::object& t_span, const py::obje
   v.problem.step_to_save_times = step_to_save_times;
 }
 
-// Status and statistics arrays (B,) int32 and (B, 5) int32, where the
-// inputs live.
-struct status_arrays {
-  py::object status, stats;
-  array_ref status_ref, stats_ref;
+// Status and statistics results (B,) int32 and (B, 5) int32, where the
+// inputs live: their indices among a call's results.
+struct status_results {
+  std::size_t status, stats;
 };
 
-inline status_arrays make_status_arrays(const call_arrays& c) {
-  status_arrays s;
-  s.status = new_array(c.first(), "int32", {py::ssize_t(c.count)});
-  s.stats = new_array(c.first(), "int32", {py::ssize_t(c.count), py::ssize_t(5)});
-  s.status_ref = read_array(s.status, "status");
-  s.stats_ref = read_array(s.stats, "stats");
-  return s;
+inline status_results add_status_results(result_arrays& out, std::size_t count) {
+  return {out.add("int32", {py::ssize_t(count)}), out.add("int32", {py::ssize_t(count), py::ssize_t(5)})};
 }
 
 inline py::dict stats_dict(const call_arrays& c, const py::object& stats) {
@@ -161,14 +155,15 @@ struct bound_solvers {
     call.stream = c.stream;
     const char* dt = c.dtype == 'f' ? "float32" : "float64";
     // [save][state][trajectory] and [state][trajectory], as the C++ results.
-    py::object saved = new_array(c.first(), dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
-    py::object final_state = new_array(c.first(), dt, {py::ssize_t(n), py::ssize_t(count)});
-    auto st = detail::make_status_arrays(c);
-    const array_ref saved_ref = read_array(saved, "saved"), final_ref = read_array(final_state, "final");
-    call.out.saved = std::span<T>(reinterpret_cast<T*>(saved_ref.address), n_save * n * count);
-    call.out.final_state = std::span<T>(reinterpret_cast<T*>(final_ref.address), n * count);
-    call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
-    call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
+    result_arrays out(c.first());
+    const std::size_t saved = out.add(dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
+    const std::size_t final_state = out.add(dt, {py::ssize_t(n), py::ssize_t(count)});
+    const auto st = detail::add_status_results(out, count);
+    out.make();
+    call.out.saved = std::span<T>(out.data<T>(saved), n_save * n * count);
+    call.out.final_state = std::span<T>(out.data<T>(final_state), n * count);
+    call.out.status = std::span<solve_status>(out.data<solve_status>(st.status), count);
+    call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(st.stats), count);
     const auto& table = B::template solvers<T>(device);
     const auto integrate = is_stiff(how) ? table.integrate_stiff : table.integrate;
     if (device) {
@@ -179,10 +174,10 @@ struct bound_solvers {
       integrate(call);
     }
     py::dict r;
-    r["saved"] = as_result(c.first(), permuted(c.first(), saved, {2, 0, 1}));
-    r["final"] = as_result(c.first(), permuted(c.first(), final_state, {1, 0}));
-    r["status"] = as_result(c.first(), st.status);
-    r["stats"] = detail::stats_dict(c, st.stats);
+    r["saved"] = as_result(c.first(), permuted(c.first(), out.array(saved), {2, 0, 1}));
+    r["final"] = as_result(c.first(), permuted(c.first(), out.array(final_state), {1, 0}));
+    r["status"] = as_result(c.first(), out.array(st.status));
+    r["stats"] = detail::stats_dict(c, out.array(st.stats));
     return detail::simple_namespace(r);
   }
 
@@ -292,17 +287,15 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   detail::choose_stream(c);
   call.stream = c.stream;
   const char* dt = c.dtype == 'f' ? "float32" : "float64";
-  py::object value = new_array(c.first(), dt, {py::ssize_t(count)});
-  py::object grad = gradient ? new_array(c.first(), dt, {py::ssize_t(columns), py::ssize_t(count)}) : py::object(py::none());
-  auto st = detail::make_status_arrays(c);
-  const array_ref value_ref = read_array(value, "value");
-  call.out.value = std::span<T>(reinterpret_cast<T*>(value_ref.address), count);
-  if (gradient) {
-    const array_ref grad_ref = read_array(grad, "gradient");
-    call.out.gradients = std::span<T>(reinterpret_cast<T*>(grad_ref.address), columns * count);
-  }
-  call.out.status = std::span<solve_status>(reinterpret_cast<solve_status*>(st.status_ref.address), count);
-  call.out.stats = std::span<solve_statistics>(reinterpret_cast<solve_statistics*>(st.stats_ref.address), count);
+  result_arrays out(c.first());
+  const std::size_t value = out.add(dt, {py::ssize_t(count)});
+  const std::size_t grad = gradient ? out.add(dt, {py::ssize_t(columns), py::ssize_t(count)}) : 0;
+  const auto st = detail::add_status_results(out, count);
+  out.make();
+  call.out.value = std::span<T>(out.data<T>(value), count);
+  if (gradient) call.out.gradients = std::span<T>(out.data<T>(grad), columns * count);
+  call.out.status = std::span<solve_status>(out.data<solve_status>(st.status), count);
+  call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(st.stats), count);
   if (device) {
     detail::device_scope on(c.device);
     table.log_density(call);
@@ -311,10 +304,10 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
     table.log_density(call);
   }
   py::dict r;
-  r["value"] = as_result(c.first(), value);
-  r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), grad, {1, 0})) : py::object(py::none());
-  r["status"] = as_result(c.first(), st.status);
-  r["stats"] = detail::stats_dict(c, st.stats);
+  r["value"] = as_result(c.first(), out.array(value));
+  r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), out.array(grad), {1, 0})) : py::object(py::none());
+  r["status"] = as_result(c.first(), out.array(st.status));
+  r["stats"] = detail::stats_dict(c, out.array(st.stats));
   return detail::simple_namespace(r);
 }
 
