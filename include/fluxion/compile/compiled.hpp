@@ -20,6 +20,7 @@
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/compile/plan.hpp>
 #include <fluxion/compile/slot.hpp>
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 
@@ -118,46 +119,18 @@ struct resolver {
 // cost cicc about a tenth of a Jacobian unit (the aliases are named too,
 // but that costs less).
 template <class E>
-struct bind_expr {
-  template <class R>
-  using with = E;
-};
+struct bind_expr;
 template <class E, class R>
 using bind_t = typename bind_expr<E>::template with<R>;
-template <class Op, class A>
-struct bind_expr<unary<Op, A>> {
-  template <class R>
-  using with = unary<Op, bind_t<A, R>>;
+template <class R>
+struct bound_by {
+  template <class C>
+  using fn = bind_t<C, R>;
 };
-template <class Op, class A, class B>
-struct bind_expr<binary<Op, A, B>> {
+template <class E>
+struct bind_expr {
   template <class R>
-  using with = binary<Op, bind_t<A, R>, bind_t<B, R>>;
-};
-template <class A, int N>
-struct bind_expr<powi<A, N>> {
-  template <class R>
-  using with = powi<bind_t<A, R>, N>;
-};
-template <class C, class A, class B>
-struct bind_expr<where_node<C, A, B>> {
-  template <class R>
-  using with = where_node<bind_t<C, R>, bind_t<A, R>, bind_t<B, R>>;
-};
-template <class Op, class Var, class A>
-struct bind_expr<reduce<Op, Var, A>> {
-  template <class R>
-  using with = reduce<Op, Var, bind_t<A, R>>;
-};
-template <class Var, class A>
-struct bind_expr<at_previous<Var, A>> {
-  template <class R>
-  using with = at_previous<Var, bind_t<A, R>>;
-};
-template <class Var, class A>
-struct bind_expr<if_next<Var, A>> {
-  template <class R>
-  using with = if_next<Var, bind_t<A, R>>;
+  using with = typename node_traits<E>::template map<bound_by<R>>;
 };
 template <class Sym, class... I>
 struct bind_expr<ref<Sym, I...>> {

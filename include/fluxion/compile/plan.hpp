@@ -33,6 +33,7 @@
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/model/symbols.hpp>
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/ops.hpp>
 #include <fluxion/symbolic/traverse.hpp>
@@ -52,9 +53,11 @@ struct ref_over<Sym, type_list<V...>> {
   using type = ref<Sym, V...>;
 };
 
-// Whether evaluating E does work worth keeping out of a loop.
+// Whether evaluating E does work worth keeping out of a loop: a reduction,
+// a division, a real or negative power, a function other than a sign change,
+// or a node whose children do.
 template <class E>
-struct costly : std::false_type {};
+struct costly : node_traits<E>::template fold<any_t, child_test<costly>> {};
 template <class Op, class A>
 struct costly<unary<Op, A>>
     : std::bool_constant<!(std::is_same_v<Op, op::neg> || std::is_same_v<Op, op::abs> ||
@@ -66,15 +69,8 @@ struct costly<binary<Op, A, B>>
                          costly<B>::value> {};
 template <class A, int N>
 struct costly<powi<A, N>> : std::bool_constant<(N < 0) || costly<A>::value> {};
-template <class C, class A, class B>
-struct costly<where_node<C, A, B>>
-    : std::bool_constant<costly<C>::value || costly<A>::value || costly<B>::value> {};
 template <class Op, class V, class A>
 struct costly<reduce<Op, V, A>> : std::true_type {};
-template <class V, class A>
-struct costly<at_previous<V, A>> : costly<A> {};
-template <class V, class A>
-struct costly<if_next<V, A>> : costly<A> {};
 
 // Whether E is a truth value (a comparison, `&&`, `||`, `!`). Truth values
 // are never hoisted themselves: scratch holds numbers of the evaluation's
@@ -243,16 +239,22 @@ struct rewrite_chain {
 };
 
 // --- rewriting the children of a node -------------------------------------------------
-template <class E, class Scope>
-struct rewrite {  // leaves: numbers, time, references, deltas
-  using type = E;
-  using aliases = type_list<>;
+// Each child hoisted in the same scope (leaves stay as they are), but for
+// products, quotients and reductions (below).
+template <class Scope>
+struct hoisted_in {
+  template <class C>
+  using fn = typename hoist<C, Scope>::type;
 };
-template <class Op, class A, class Scope>
-struct rewrite<unary<Op, A>, Scope> {
-  using a = hoist<A, Scope>;
-  using type = unary<Op, typename a::type>;
-  using aliases = typename a::aliases;
+template <class Scope>
+struct aliases_hoisted_in {
+  template <class C>
+  using fn = typename hoist<C, Scope>::aliases;
+};
+template <class E, class Scope>
+struct rewrite {
+  using type = typename node_traits<E>::template map<hoisted_in<Scope>>;
+  using aliases = typename node_traits<E>::template fold<concat_t, aliases_hoisted_in<Scope>>;
 };
 // Products and quotients only: rewrite_chain (factor lists, their filters
 // by variable) is not instantiated for sums, comparisons and the rest. Where
@@ -289,45 +291,19 @@ struct rewrite_binary {
 };
 template <class Op, class A, class B, class Scope>
 struct rewrite<binary<Op, A, B>, Scope> : rewrite_binary<Op, A, B, Scope, true> {};
-
-// E rewritten in Scope; a product or quotient not regrouped where !Chain.
-template <class E, class Scope, bool Chain>
-struct rewrite_in : rewrite<E, Scope> {};
-template <class Op, class A, class B, class Scope>
-struct rewrite_in<binary<Op, A, B>, Scope, false> : rewrite_binary<Op, A, B, Scope, false> {};
-template <class A, int N, class Scope>
-struct rewrite<powi<A, N>, Scope> {
-  using a = hoist<A, Scope>;
-  using type = powi<typename a::type, N>;
-  using aliases = typename a::aliases;
-};
-template <class C, class A, class B, class Scope>
-struct rewrite<where_node<C, A, B>, Scope> {
-  using c = hoist<C, Scope>;
-  using a = hoist<A, Scope>;
-  using b = hoist<B, Scope>;
-  using type = where_node<typename c::type, typename a::type, typename b::type>;
-  using aliases = concat_t<typename c::aliases, typename a::aliases, typename b::aliases>;
-};
+// A reduction's child is evaluated with its variable bound too.
 template <class Op, class V, class A, class Scope>
 struct rewrite<reduce<Op, V, A>, Scope> {
   using a = hoist<A, concat_t<Scope, type_list<V>>>;
   using type = reduce<Op, V, typename a::type>;
   using aliases = typename a::aliases;
 };
-template <class V, class A, class Scope>
-struct rewrite<at_previous<V, A>, Scope> {
-  using a = hoist<A, Scope>;
-  using type = at_previous<V, typename a::type>;
-  using aliases = typename a::aliases;
-};
-template <class V, class A, class Scope>
-struct rewrite<if_next<V, A>, Scope> {
-  using a = hoist<A, Scope>;
-  using type = if_next<V, typename a::type>;
-  using aliases = typename a::aliases;
-};
 
+// E rewritten in Scope; a product or quotient not regrouped where !Chain.
+template <class E, class Scope, bool Chain>
+struct rewrite_in : rewrite<E, Scope> {};
+template <class Op, class A, class B, class Scope>
+struct rewrite_in<binary<Op, A, B>, Scope, false> : rewrite_binary<Op, A, B, Scope, false> {};
 // Largest hidden alias a plan creates, in elements (scratch lives in
 // registers or thread-local memory on the device). Hidden aliases are as
 // large as the spaces of the subexpression's own variables, which for a
@@ -406,55 +382,24 @@ struct symbol_of_step {
 
 // Whether E reads symbol A at all.
 template <class E, class A>
-struct mentions : std::false_type {};
+struct mentions : node_traits<E>::template fold<any_t, child_test<mentions, A>> {};
 template <class Sym, class... I, class A>
 struct mentions<ref<Sym, I...>, A> : std::is_same<Sym, A> {};
-template <class Op, class X, class A>
-struct mentions<unary<Op, X>, A> : mentions<X, A> {};
-template <class Op, class X, class Y, class A>
-struct mentions<binary<Op, X, Y>, A> : std::bool_constant<mentions<X, A>::value || mentions<Y, A>::value> {};
-template <class X, int N, class A>
-struct mentions<powi<X, N>, A> : mentions<X, A> {};
-template <class C, class X, class Y, class A>
-struct mentions<where_node<C, X, Y>, A>
-    : std::bool_constant<mentions<C, A>::value || mentions<X, A>::value || mentions<Y, A>::value> {};
-template <class Op, class V, class X, class A>
-struct mentions<reduce<Op, V, X>, A> : mentions<X, A> {};
-template <class V, class X, class A>
-struct mentions<at_previous<V, X>, A> : mentions<X, A> {};
-template <class V, class X, class A>
-struct mentions<if_next<V, X>, A> : mentions<X, A> {};
 
 // Whether E reads step S's symbol only at the element being written
 // (S[vars of S], with none of those variables rebound by a reduction or a
 // stage shift around the read).
 template <class E, class S>
-struct reads_own_element : std::true_type {};
+struct reads_own_element : node_traits<E>::template fold<all_t, child_test<reads_own_element, S>> {};
 template <class Sym, class... I, class S>
 struct reads_own_element<ref<Sym, I...>, S>
     : std::bool_constant<!std::is_same_v<Sym, typename S::symbol> ||
                          std::is_same_v<type_list<I...>, typename S::vars>> {};
-template <class Op, class X, class S>
-struct reads_own_element<unary<Op, X>, S> : reads_own_element<X, S> {};
-template <class Op, class X, class Y, class S>
-struct reads_own_element<binary<Op, X, Y>, S>
-    : std::bool_constant<reads_own_element<X, S>::value && reads_own_element<Y, S>::value> {};
-template <class X, int N, class S>
-struct reads_own_element<powi<X, N>, S> : reads_own_element<X, S> {};
-template <class C, class X, class Y, class S>
-struct reads_own_element<where_node<C, X, Y>, S>
-    : std::bool_constant<reads_own_element<C, S>::value && reads_own_element<X, S>::value &&
-                         reads_own_element<Y, S>::value> {};
-template <class Op, class V, class X, class S>
-struct reads_own_element<reduce<Op, V, X>, S>
-    : std::bool_constant<contains_v<typename S::vars, V> ? !mentions<X, typename S::symbol>::value
-                                                           : reads_own_element<X, S>::value> {};
-template <class V, class X, class S>
-struct reads_own_element<at_previous<V, X>, S>
-    : std::bool_constant<contains_v<typename S::vars, V> ? !mentions<X, typename S::symbol>::value
-                                                           : reads_own_element<X, S>::value> {};
-template <class V, class X, class S>
-struct reads_own_element<if_next<V, X>, S> : reads_own_element<X, S> {};
+template <rebinding_node E, class S>
+struct reads_own_element<E, S>
+    : std::bool_constant<contains_v<typename S::vars, typename node_traits<E>::var>
+                             ? !mentions<E, typename S::symbol>::value
+                             : node_traits<E>::template fold<all_t, child_test<reads_own_element, S>>::value> {};
 
 template <class Prefix, class L>
 struct is_prefix : std::false_type {};

@@ -17,6 +17,7 @@
 #include <fluxion/compile/compiled.hpp>
 #include <fluxion/compile/jacobian.hpp>
 #include <fluxion/layout/block.hpp>
+#include <fluxion/symbolic/children.hpp>
 
 namespace fluxion {
 
@@ -57,29 +58,14 @@ constexpr std::uint8_t map_of_other() {
 
 // Collects the maps of wrt variable W in E; Bound: reduction variables in
 // scope; Previous: variables rebound one stage back by at_previous.
+template <class... M>
+using maps_union = std::integral_constant<std::uint8_t, std::uint8_t((M::value | ... | 0))>;
 template <class E, class W, class Bound, class Previous>
-struct maps_in {
-  static constexpr std::uint8_t value = 0;
-};
-template <class Op, class A, class W, class B, class P>
-struct maps_in<unary<Op, A>, W, B, P> : maps_in<A, W, B, P> {};
-template <class Op, class A, class C, class W, class B, class P>
-struct maps_in<binary<Op, A, C>, W, B, P> {
-  static constexpr std::uint8_t value = maps_in<A, W, B, P>::value | maps_in<C, W, B, P>::value;
-};
-template <class A, int N, class W, class B, class P>
-struct maps_in<powi<A, N>, W, B, P> : maps_in<A, W, B, P> {};
-template <class C, class A, class D, class W, class B, class P>
-struct maps_in<where_node<C, A, D>, W, B, P> {
-  static constexpr std::uint8_t value =
-      maps_in<C, W, B, P>::value | maps_in<A, W, B, P>::value | maps_in<D, W, B, P>::value;
-};
+struct maps_in : node_traits<E>::template fold<maps_union, child_test<maps_in, W, Bound, Previous>> {};
 template <class Op, class V, class A, class W, class B, class P>
 struct maps_in<reduce<Op, V, A>, W, B, P> : maps_in<A, W, concat_t<B, type_list<V>>, P> {};
 template <class V, class A, class W, class B, class P>
 struct maps_in<at_previous<V, A>, W, B, P> : maps_in<A, W, B, concat_t<P, type_list<V>>> {};
-template <class V, class A, class W, class B, class P>
-struct maps_in<if_next<V, A>, W, B, P> : maps_in<A, W, B, P> {};
 template <class I, class J, class W, class B, class P>
 struct maps_in<kdelta<I, J>, W, B, P> {
   static constexpr std::uint8_t value = std::is_same_v<J, W>   ? map_of_other<I, B, P, W>()

@@ -11,6 +11,7 @@
 #include <fluxion/model/model.hpp>
 #include <fluxion/model/statements.hpp>
 #include <fluxion/model/symbols.hpp>
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 #include <fluxion/symbolic/traverse.hpp>
 
@@ -125,38 +126,10 @@ struct first_undeclared<type_list<H, T...>, Declared> {
 // --- expanding aliases inline (for checks that must see through them) ------------------------
 template <class E>
 struct inline_aliases {
-  using type = E;
+  using type = typename node_traits<E>::template map<child_type<inline_aliases>>;
 };
 template <class E>
 using inline_aliases_t = typename inline_aliases<E>::type;
-template <class Op, class A>
-struct inline_aliases<unary<Op, A>> {
-  using type = unary<Op, inline_aliases_t<A>>;
-};
-template <class Op, class A, class B>
-struct inline_aliases<binary<Op, A, B>> {
-  using type = binary<Op, inline_aliases_t<A>, inline_aliases_t<B>>;
-};
-template <class A, int N>
-struct inline_aliases<powi<A, N>> {
-  using type = powi<inline_aliases_t<A>, N>;
-};
-template <class C, class A, class B>
-struct inline_aliases<where_node<C, A, B>> {
-  using type = where_node<inline_aliases_t<C>, inline_aliases_t<A>, inline_aliases_t<B>>;
-};
-template <class Op, class V, class A>
-struct inline_aliases<reduce<Op, V, A>> {
-  using type = reduce<Op, V, inline_aliases_t<A>>;
-};
-template <class V, class A>
-struct inline_aliases<at_previous<V, A>> {
-  using type = at_previous<V, inline_aliases_t<A>>;
-};
-template <class V, class A>
-struct inline_aliases<if_next<V, A>> {
-  using type = if_next<V, inline_aliases_t<A>>;
-};
 template <class Sym, class... I>
 struct inline_aliases<ref<Sym, I...>> {
   static constexpr auto pick() {
@@ -179,18 +152,7 @@ struct reads_a_state {
 
 // --- does an expression read another element of Space than Var's? -------------------------------
 template <class E, class Space, class Var>
-struct reads_other_element : std::false_type {};
-template <class Op, class A, class Space, class Var>
-struct reads_other_element<unary<Op, A>, Space, Var> : reads_other_element<A, Space, Var> {};
-template <class Op, class A, class B, class Space, class Var>
-struct reads_other_element<binary<Op, A, B>, Space, Var>
-    : std::bool_constant<reads_other_element<A, Space, Var>::value || reads_other_element<B, Space, Var>::value> {};
-template <class A, int N, class Space, class Var>
-struct reads_other_element<powi<A, N>, Space, Var> : reads_other_element<A, Space, Var> {};
-template <class C, class A, class B, class Space, class Var>
-struct reads_other_element<where_node<C, A, B>, Space, Var>
-    : std::bool_constant<reads_other_element<C, Space, Var>::value || reads_other_element<A, Space, Var>::value ||
-                         reads_other_element<B, Space, Var>::value> {};
+struct reads_other_element : node_traits<E>::template fold<any_t, child_test<reads_other_element, Space, Var>> {};
 // A reduction over the group's space binds another variable over it: a state
 // read through that variable is caught by the reference rule below. A
 // reduction that binds the equation's own variable again (sum(k, X(k)) in the
@@ -204,8 +166,6 @@ template <class V, class A, class Space, class Var>
 struct reads_other_element<at_previous<V, A>, Space, Var>
     : std::bool_constant<(std::is_same_v<typename V::space, Space> && reads_a_state<A>::value) ||
                          reads_other_element<A, Space, Var>::value> {};
-template <class V, class A, class Space, class Var>
-struct reads_other_element<if_next<V, A>, Space, Var> : reads_other_element<A, Space, Var> {};
 // Only states count: parameters are inputs, and reading another element's
 // parameter does not couple the elements' equations.
 template <class Sym, class... I, class Space, class Var>

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 #include <fluxion/symbolic/traverse.hpp>
@@ -55,10 +56,11 @@ template <class W, class A, class V, class J>
   requires(!std::is_same_v<W, V> && !std::is_same_v<W, J>)
 struct vanishes_off_diagonal<if_next<W, A>, V, J> : vanishes_off_diagonal<A, V, J> {};
 
-// The plain index variables that V is compared with by a delta inside A.
+// The plain index variables that V is compared with by a delta inside A: in
+// A's operands (not a where's condition), not one stage back.
 template <class A, class V>
 struct delta_partners {
-  using type = type_list<>;
+  using type = typename node_traits<A>::template fold_values<concat_t, child_type<delta_partners, V>>;
 };
 template <class A, class V>
 using delta_partners_t = typename delta_partners<A, V>::type;
@@ -69,22 +71,10 @@ struct delta_partners<kdelta<I, J>, V> {
   using type = if_t<std::is_same_v<I, V> && plain<J>, type_list<J>,
                     if_t<std::is_same_v<J, V> && plain<I>, type_list<I>, type_list<>>>;
 };
-template <class Op, class A, class V>
-struct delta_partners<unary<Op, A>, V> : delta_partners<A, V> {};
-template <class Op, class A, class B, class V>
-struct delta_partners<binary<Op, A, B>, V> {
-  using type = concat_t<delta_partners_t<A, V>, delta_partners_t<B, V>>;
-};
-template <class A, int N, class V>
-struct delta_partners<powi<A, N>, V> : delta_partners<A, V> {};
-template <class C, class A, class B, class V>
-struct delta_partners<where_node<C, A, B>, V> {
-  using type = concat_t<delta_partners_t<A, V>, delta_partners_t<B, V>>;
-};
-template <class Op, class W, class A, class V>
-struct delta_partners<reduce<Op, W, A>, V> : delta_partners<A, V> {};
 template <class W, class A, class V>
-struct delta_partners<if_next<W, A>, V> : delta_partners<A, V> {};
+struct delta_partners<at_previous<W, A>, V> {
+  using type = type_list<>;
+};
 
 template <class V, class A, class Candidates>
 struct first_collapsing_partner {

@@ -8,6 +8,7 @@
 // whatever the extents. Aliases are differentiated through by the chain rule.
 #include <type_traits>
 
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/delta_sum.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/simplify.hpp>
@@ -44,9 +45,19 @@ struct diff;
 // answers zero for those subexpressions without walking them: in a
 // Jacobian most (equation, input) blocks and most subtrees of the rest are
 // zero, and walking them dominated the compile time of models with many
-// equations. It mirrors the rules below, node kind by node kind.
+// equations. It mirrors the rules below: a node depends on W where one of
+// its operands does (node_traits' value children: none for numbers, deltas
+// and index conditions); time and references are decided below, and a
+// comparison is constant.
+template <class W>
+struct may_depend_on;
 template <class E, class W>
-inline constexpr bool may_depend = false;  // numbers, deltas, index conditions, comparisons
+inline constexpr bool may_depend = node_traits<E>::template fold_values<any_t, may_depend_on<W>>::value;
+template <class W>
+struct may_depend_on {
+  template <class C>
+  using fn = std::bool_constant<may_depend<C, W>>;
+};
 
 template <class E, class W>
 using diff_t = typename if_t<may_depend<E, W>, diff<E, W>, type_identity<zero>>::type;
@@ -127,7 +138,7 @@ struct diff<ref<Sym, I...>, along_time> {
   using type = typename decltype(pick())::type;
 };
 
-// may_depend, node by node (the rules that follow recurse on these children).
+// may_depend of the nodes that are not decided by their operands.
 template <class W>
 inline constexpr bool may_depend<time_node, W> = std::is_same_v<W, along_time>;
 // A reference: the symbol itself is W's, or selected along a direction; an
@@ -146,23 +157,9 @@ constexpr bool ref_may_depend() {
 }
 template <class Sym, class... I, class W>
 inline constexpr bool may_depend<ref<Sym, I...>, W> = ref_may_depend<Sym, W>();
-template <class Op, class A, class W>
-inline constexpr bool may_depend<unary<Op, A>, W> = may_depend<A, W>;
 template <class Op, class A, class B, class W>
-  requires(std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> || std::is_same_v<Op, op::mul> ||
-           std::is_same_v<Op, op::div> || std::is_same_v<Op, op::pow> || std::is_same_v<Op, op::min> ||
-           std::is_same_v<Op, op::max>)
-inline constexpr bool may_depend<binary<Op, A, B>, W> = may_depend<A, W> || may_depend<B, W>;
-template <class A, int N, class W>
-inline constexpr bool may_depend<powi<A, N>, W> = may_depend<A, W>;
-template <class C, class A, class B, class W>
-inline constexpr bool may_depend<where_node<C, A, B>, W> = may_depend<A, W> || may_depend<B, W>;
-template <class Op, class V, class A, class W>
-inline constexpr bool may_depend<reduce<Op, V, A>, W> = may_depend<A, W>;
-template <class V, class A, class W>
-inline constexpr bool may_depend<at_previous<V, A>, W> = may_depend<A, W>;
-template <class V, class A, class W>
-inline constexpr bool may_depend<if_next<V, A>, W> = may_depend<A, W>;
+  requires op::is_boolean_op<Op>
+inline constexpr bool may_depend<binary<Op, A, B>, W> = false;
 
 template <class A, class W>
 struct diff<unary<op::neg, A>, W> {

@@ -1,11 +1,13 @@
 #pragma once
 // Structural queries and rewrites of lowered expressions: the free index
 // variables of an expression, the symbols it reads, and substitution of an
-// index variable by another index expression.
+// index variable by another index expression. Each is one case over a node's
+// children (children.hpp) plus the node kinds that bind or read indices.
 #include <type_traits>
 #include <utility>
 
 #include <fluxion/detail/mp.hpp>
+#include <fluxion/symbolic/children.hpp>
 #include <fluxion/symbolic/node.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 
@@ -52,81 +54,35 @@ struct remove_var<type_list<Ts...>, V> {
 };
 
 // --- free index variables, in order of first appearance ---------------------------
+// The variables of the node's own indices, then its children's; a reduction's
+// variable is bound inside it.
+template <class Indices>
+struct index_vars_of;
+template <class... I>
+struct index_vars_of<type_list<I...>> {
+  using type = concat_t<typename index_vars<I>::type...>;
+};
+template <bool Binds, class Var, class L>
+struct unbound_vars {
+  using type = L;
+};
+template <class Var, class L>
+struct unbound_vars<true, Var, L> : remove_var<L, Var> {};
+
 template <class E>
 struct free_vars {
-  using type = type_list<>;
-};
-template <class Op, class A>
-struct free_vars<unary<Op, A>> : free_vars<A> {};
-template <class Op, class A, class B>
-struct free_vars<binary<Op, A, B>> {
-  using type = unique_t<concat_t<typename free_vars<A>::type, typename free_vars<B>::type>>;
-};
-template <class A, int N>
-struct free_vars<powi<A, N>> : free_vars<A> {};
-template <class A>
-struct free_vars<pow_int_written<A>> : free_vars<A> {};
-template <class C, class A, class B>
-struct free_vars<where_node<C, A, B>> {
-  using type = unique_t<
-      concat_t<typename free_vars<C>::type, typename free_vars<A>::type, typename free_vars<B>::type>>;
-};
-template <class Op, class V, class A>
-struct free_vars<reduce<Op, V, A>> {
-  using type = typename remove_var<typename free_vars<A>::type, V>::type;
-};
-template <class V, class A>
-struct free_vars<at_previous<V, A>> {
-  using type = unique_t<concat_t<type_list<V>, typename free_vars<A>::type>>;
-};
-template <class V, class A>
-struct free_vars<if_next<V, A>> {
-  using type = unique_t<concat_t<type_list<V>, typename free_vars<A>::type>>;
-};
-template <class I, class J>
-struct free_vars<kdelta<I, J>> {
-  using type = unique_t<concat_t<typename index_vars<I>::type, typename index_vars<J>::type>>;
-};
-template <class Op, class I, class J>
-struct free_vars<index_compare<Op, I, J>> {
-  using type = unique_t<concat_t<typename index_vars<I>::type, typename index_vars<J>::type>>;
-};
-template <class Op, class A, class B>
-struct free_vars<index_compare_written<Op, A, B>> {
-  using type = unique_t<concat_t<typename index_vars<A>::type, typename index_vars<B>::type>>;
-};
-template <class S, class I>
-struct free_vars<index_inside<S, I>> {
-  using type = typename index_vars<I>::type;
-};
-template <class Sym, class... I>
-struct free_vars<ref<Sym, I...>> {
-  using type = unique_t<concat_t<typename index_vars<I>::type...>>;
+  using node = node_traits<E>;
+  using type = typename unbound_vars<
+      node::rebinds == rebinding::every_element, typename node::var,
+      unique_t<concat_t<typename index_vars_of<typename node::indices>::type,
+                        typename node::template fold<concat_t, child_type<free_vars>>>>>::type;
 };
 
 // --- symbols read (references), aliases included, not expanded ---------------------
 template <class E>
 struct refs_of {
-  using type = type_list<>;
+  using type = typename node_traits<E>::template fold<concat_t, child_type<refs_of>>;
 };
-template <class Op, class A>
-struct refs_of<unary<Op, A>> : refs_of<A> {};
-template <class Op, class A, class B>
-struct refs_of<binary<Op, A, B>> {
-  using type = concat_t<typename refs_of<A>::type, typename refs_of<B>::type>;
-};
-template <class A, int N>
-struct refs_of<powi<A, N>> : refs_of<A> {};
-template <class C, class A, class B>
-struct refs_of<where_node<C, A, B>> {
-  using type = concat_t<typename refs_of<C>::type, typename refs_of<A>::type, typename refs_of<B>::type>;
-};
-template <class Op, class V, class A>
-struct refs_of<reduce<Op, V, A>> : refs_of<A> {};
-template <class V, class A>
-struct refs_of<at_previous<V, A>> : refs_of<A> {};
-template <class V, class A>
-struct refs_of<if_next<V, A>> : refs_of<A> {};
 template <class Sym, class... I>
 struct refs_of<ref<Sym, I...>> {
   using type = type_list<ref<Sym, I...>>;
@@ -160,29 +116,16 @@ struct subst_index<ishift<V, O>, V, To> {
   using type = typename shift<To>::type;
 };
 
+// Every node rebuilt through the simplifying constructors, its children and
+// its own indices substituted; a reduction binds its variable, and a
+// reference may move outside its space (below).
 template <class E, class From, class To>
 struct subst {
-  using type = E;
+  using type = typename node_traits<E>::template make<child_type<subst, From, To>, child_type<subst_index, From, To>>;
 };
 template <class E, class From, class To>
 using subst_t = typename subst<E, From, To>::type;
 
-template <class Op, class A, class From, class To>
-struct subst<unary<Op, A>, From, To> {
-  using type = simplify::make_unary<Op, subst_t<A, From, To>>;
-};
-template <class Op, class A, class B, class From, class To>
-struct subst<binary<Op, A, B>, From, To> {
-  using type = simplify::make_binary<Op, subst_t<A, From, To>, subst_t<B, From, To>>;
-};
-template <class A, int N, class From, class To>
-struct subst<powi<A, N>, From, To> {
-  using type = simplify::make_powi<subst_t<A, From, To>, N>;
-};
-template <class C, class A, class B, class From, class To>
-struct subst<where_node<C, A, B>, From, To> {
-  using type = simplify::make_where<subst_t<C, From, To>, subst_t<A, From, To>, subst_t<B, From, To>>;
-};
 template <class Op, class V, class A, class From, class To>
 struct subst<reduce<Op, V, A>, From, To> {
   static constexpr auto pick() {
@@ -198,33 +141,6 @@ struct subst<reduce<Op, V, A>, From, To> {
     }
   }
   using type = typename decltype(pick())::type;
-};
-template <class V, class A, class From, class To>
-struct subst<at_previous<V, A>, From, To> {
-  static_assert(!std::is_same_v<V, From> || index_variable<To>,
-                "fluxion: a stage variable can only be renamed to another index variable.");
-  using NV = if_t<std::is_same_v<V, From>, To, V>;
-  using type = simplify::make_at_previous<NV, subst_t<A, From, To>>;
-};
-template <class V, class A, class From, class To>
-struct subst<if_next<V, A>, From, To> {
-  static_assert(!std::is_same_v<V, From> || index_variable<To>,
-                "fluxion: a stage variable can only be renamed to another index variable.");
-  using NV = if_t<std::is_same_v<V, From>, To, V>;
-  using type = simplify::make_if_next<NV, subst_t<A, From, To>>;
-};
-template <class I, class J, class From, class To>
-struct subst<kdelta<I, J>, From, To> {
-  using type = simplify::make_kdelta<typename subst_index<I, From, To>::type, typename subst_index<J, From, To>::type>;
-};
-template <class Op, class I, class J, class From, class To>
-struct subst<index_compare<Op, I, J>, From, To> {
-  using type = simplify::make_index_compare<Op, typename subst_index<I, From, To>::type,
-                                            typename subst_index<J, From, To>::type>;
-};
-template <class S, class I, class From, class To>
-struct subst<index_inside<S, I>, From, To> {
-  using type = simplify::make_inside<S, typename subst_index<I, From, To>::type>;
 };
 // Whether index I is a fixed element outside Space (what a shift becomes
 // when its variable is replaced by a fixed element: X(s - 2) read at s = 1).
