@@ -7,13 +7,14 @@
 
 #include <mpi.h>
 
-#include <cstdint>
 #include <string>
 
 #include "device_cases.hpp"
+#include "mpi/mpi_support.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace cases = mpi_device_cases;
+using mpi_support::same_text_everywhere;
 
 namespace {
 
@@ -21,20 +22,6 @@ int ranks() {
   int n = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   return n;
-}
-
-// True on every rank when every rank holds the same text as rank 0.
-bool same_text_everywhere(const std::string& s) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::uint64_t n = s.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  std::string root(n, '\0');
-  if (rank == 0) root = s;
-  MPI_Bcast(root.data(), int(n), MPI_CHAR, 0, MPI_COMM_WORLD);
-  int same = root == s ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return same == 1;
 }
 
 }  // namespace

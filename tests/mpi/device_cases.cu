@@ -3,14 +3,15 @@
 
 #include <cstring>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
 #include <fluxion/cuda.hpp>
 #include <fluxion/fluxion.hpp>
 #include <fluxion/mpi/cuda.hpp>
 
+#include "device/device_support.hpp"  // device_buffer
 #include "device_cases.hpp"
+#include "mpi/mpi_support.hpp"
 #include "support/lorenz63.hpp"
 
 namespace fx = fluxion;
@@ -19,15 +20,8 @@ namespace mpi_device_cases {
 
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return std::string(typeid(e).name()) + "|" + e.what();
-  }
-  return "none";
-}
+using device_cases::device_buffer;
+using mpi_support::error_of;
 
 using lorenz = fx::compiled<lorenz63::lorenz, double>;
 constexpr std::size_t G = 37;
@@ -52,28 +46,6 @@ std::vector<double> lorenz_p() {
   }
   return p;
 }
-
-// Device memory freed with the guard.
-template <class T>
-struct device_vector {
-  T* data = nullptr;
-  std::size_t size = 0;
-  explicit device_vector(std::size_t n) : size(n) {
-    fx::detail::check_cuda(cudaMalloc(&data, (n > 0 ? n : 1) * sizeof(T)), "cudaMalloc");
-  }
-  explicit device_vector(const std::vector<T>& v) : device_vector(v.size()) {
-    fx::detail::check_cuda(cudaMemcpy(data, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  device_vector(const device_vector&) = delete;
-  device_vector& operator=(const device_vector&) = delete;
-  ~device_vector() { cudaFree(data); }
-  std::span<T> span() const { return {data, size}; }
-  std::vector<T> host() const {
-    std::vector<T> v(size);
-    fx::detail::check_cuda(cudaMemcpy(v.data(), data, size * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    return v;
-  }
-};
 
 }  // namespace
 
@@ -118,22 +90,22 @@ std::string lorenz_across_gpus(MPI_Comm comm) {
   const std::string e = error_of([&] {
     fx::mpi::select_device(comm, {.share = true});
     const auto o = fx::mpi::owned_range(G, fx::mpi::rank_of(comm), fx::mpi::size_of(comm));
-    const device_vector<double> x0(lorenz_x0()), p(lorenz_p());
-    const auto in_x0 = fx::soa(std::span<const double>(x0.data, x0.size));
-    const auto in_p = fx::soa(std::span<const double>(p.data, p.size));
+    const device_buffer<double> x0(lorenz_x0()), p(lorenz_p());
+    const auto in_x0 = fx::soa(std::span<const double>(x0.ptr, x0.n));
+    const auto in_p = fx::soa(std::span<const double>(p.ptr, p.n));
     // The whole batch on this rank's GPU, in one process's call.
-    device_vector<double> saved_all(2 * 3 * G), fin_all(3 * G);
-    device_vector<fx::solve_status> st_all(G);
+    device_buffer<double> saved_all(2 * 3 * G), fin_all(3 * G);
+    device_buffer<fx::solve_status> st_all(G);
     fx::cuda::integrate(lorenz{}, fx::tsit5{}, problem, G, in_x0, in_p,
                         fx::ensemble_buffers<double>{saved_all.span(), fin_all.span(), st_all.span()});
     // This rank's range across the ranks.
-    device_vector<double> saved(2 * 3 * o.size()), fin(3 * o.size());
-    device_vector<fx::solve_status> st(o.size());
+    device_buffer<double> saved(2 * 3 * o.size()), fin(3 * o.size());
+    device_buffer<fx::solve_status> st(o.size());
     fx::mpi::cuda::integrate(comm, lorenz{}, fx::tsit5{}, problem, G, in_x0, in_p,
                              fx::ensemble_buffers<double>{saved.span(), fin.span(), st.span()});
     fx::detail::check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    const auto all = fin_all.host(), mine = fin.host();
-    const auto all_saved = saved_all.host(), mine_saved = saved.host();
+    const auto all = fin_all.download(), mine = fin.download();
+    const auto all_saved = saved_all.download(), mine_saved = saved.download();
     for (std::size_t i = 0; i < 3; ++i)
       if (std::memcmp(&all[i * G + o.begin], &mine[i * o.size()], o.size() * sizeof(double)) != 0) result = "differ";
     for (std::size_t row = 0; row < 2 * 3; ++row)

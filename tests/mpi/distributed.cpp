@@ -20,6 +20,7 @@
 #include <fluxion/fluxion.hpp>
 #include <fluxion/mpi.hpp>
 
+#include "mpi/mpi_support.hpp"
 #include "support/closed_form_models.hpp"
 #include "support/lorenz63.hpp"
 #include "support/stiff_models.hpp"
@@ -43,27 +44,14 @@
 
 namespace fx = fluxion;
 using Catch::Matchers::ContainsSubstring;
+using mpi_support::error_of;
+using mpi_support::everywhere;
+using mpi_support::same_text_everywhere;
 
 namespace {
 
 int rank() { return fx::mpi::rank_of(MPI_COMM_WORLD); }
 int ranks() { return fx::mpi::size_of(MPI_COMM_WORLD); }
-
-// True on every rank when it is true on every rank.
-bool everywhere(bool ok) {
-  int v = ok ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return v == 1;
-}
-// True on every rank when every rank holds the same text as rank 0.
-bool same_text_everywhere(const std::string& s) {
-  std::uint64_t n = s.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  std::string root(n, '\0');
-  if (rank() == 0) root = s;
-  MPI_Bcast(root.data(), int(n), MPI_CHAR, 0, MPI_COMM_WORLD);
-  return everywhere(root == s);
-}
 
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
@@ -113,23 +101,6 @@ template <class T>
 bool same_log_density(const fx::log_density_result<T>& a, const fx::log_density_result<T>& b) {
   return a.trajectories == b.trajectories && a.columns == b.columns && same_bits(a.value, b.value) &&
          same_bits(a.gradients, b.gradients) && same_bits(a.status, b.status) && same_bits(a.stats, b.stats);
-}
-
-// The error a call raised on this rank: its dynamic type, message and the
-// fields of fluxion's errors ("none" when it returned).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const fx::layout_error& e) {
-    return std::string(typeid(e).name()) + "|" + e.what() + "|" + e.block() + "|" + std::to_string(e.expected()) + "|" +
-           std::to_string(e.actual());
-  } catch (const fx::data_error& e) {
-    return std::string(typeid(e).name()) + "|" + e.what() + "|" + e.series() + "|" + std::to_string(e.index());
-  } catch (const std::exception& e) {
-    return std::string(typeid(e).name()) + "|" + e.what();
-  }
-  return "none";
 }
 
 // Shewchuk's exact summation with correct rounding (CPython's math.fsum),

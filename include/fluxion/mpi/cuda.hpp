@@ -67,7 +67,7 @@ namespace detail {
 // A rank's trajectories on its GPU (the host forms' host_integrations and
 // host_log_densities, mpi/integrate.hpp and mpi/log_density.hpp).
 template <class Policy>
-struct device_integrations {
+struct on_device {
   static constexpr bool dynamic = false;
   Policy policy;
   cudaStream_t stream;
@@ -79,16 +79,6 @@ struct device_integrations {
   void integrate(const M& m, Method method, const ode_problem<T>& pr, std::size_t count, batch<const T> x0,
                  batch<const T> p, const ensemble_buffers<T>& out) const {
     fluxion::cuda::integrate(m, method, pr, count, x0, p, out, policy, stream);
-  }
-};
-template <class Policy>
-struct device_log_densities {
-  static constexpr bool dynamic = false;
-  Policy policy;
-  cudaStream_t stream;
-  template <class Bundle>
-  void check_memory(const Bundle& c) const {
-    fluxion::cuda::detail::check_device_memory(c);
   }
   template <class M, class Method, class T, class Lik, class Pri>
   void log_density(const M& m, Method method, const ode_problem<T>& pr, const Lik& lik,
@@ -110,7 +100,7 @@ schedule_report integrate(MPI_Comm comm, const M& m, Method method, const ode_pr
                           std::size_t count, batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                           const ensemble_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr,
                           const distribution& d = {}, Policy policy = {}) {
-  return mpi::detail::integrate_on(mpi::detail::device_integrations<Policy>{policy, stream}, comm, m, method, pr,
+  return mpi::detail::integrate_on(mpi::detail::on_device<Policy>{policy, stream}, comm, m, method, pr,
                                    count, x0, p, out, d);
 }
 
@@ -124,7 +114,7 @@ schedule_report log_density(MPI_Comm comm, const M& m, Method method, const ode_
                             std::size_t count, batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                             const log_density_buffers<typename M::scalar>& out, cudaStream_t stream = nullptr,
                             const distribution& d = {}, Policy policy = {}) {
-  return mpi::detail::log_density_on(mpi::detail::device_log_densities<Policy>{policy, stream}, comm, m, method, pr,
+  return mpi::detail::log_density_on(mpi::detail::on_device<Policy>{policy, stream}, comm, m, method, pr,
                                      lik, data, pri, count, x0, p, out, d);
 }
 

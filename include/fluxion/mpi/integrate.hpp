@@ -41,32 +41,20 @@
 
 namespace fluxion::mpi {
 
-// This rank's part of a distributed ensemble.
+// This rank's part of a distributed ensemble (mpi/schedule.hpp).
 template <class T>
-struct distributed_ensemble {
-  std::size_t count = 0;     // the global batch
-  range owned;               // this rank's trajectories
-  ensemble_result<T> local;  // their results, owned.size() trajectories
-  schedule_report report;    // what this rank did
-};
+using distributed_ensemble = distributed<ensemble_result<T>>;
 
 namespace detail {
 
-template <class T>
-std::vector<block_shape> ensemble_shape(std::size_t n, std::size_t n_save, bool with_stats) {
-  std::vector<block_shape> s = {{sizeof(T), n_save * n}, {sizeof(T), n}, {sizeof(solve_status), 1}};
-  if (with_stats) s.push_back({sizeof(solve_statistics), 1});
-  return s;
-}
-// The caller's buffers as columns (the blocks of ensemble_shape).
+// An ensemble's result blocks (detail/columns.hpp).
+inline scalar_block saved_block(std::size_t n, std::size_t n_save) { return {"saved states", n_save * n}; }
+inline scalar_block final_block(std::size_t n) { return {"final state", n}; }
 template <class T>
 columns ensemble_columns(const ensemble_buffers<T>& out, std::size_t n, std::size_t n_save, std::size_t count,
                          bool with_stats) {
-  columns c{{block_of("saved states", out.saved, n_save * n), block_of("final state", out.final_state, n),
-             block_of("status", out.status, 1)},
-            count};
-  if (with_stats) c.blocks.push_back(block_of("statistics", out.stats, 1));
-  return c;
+  return result_columns(saved_block(n, n_save), out.saved, final_block(n), out.final_state, out.status, out.stats,
+                        count, with_stats);
 }
 // An ensemble_result of count trajectories (zeros, success), its sizes
 // checked first (a layout_error before anything is allocated).
@@ -91,8 +79,8 @@ ensemble_buffers<T> buffers_of(ensemble_result<T>& r) {
 
 template <class T>
 ensemble_buffers<T> ensemble_buffers_of(const columns& c) {
-  return {span_of<T>(c, 0), span_of<T>(c, 1), span_of<solve_status>(c, 2),
-          c.blocks.size() > 3 ? span_of<solve_statistics>(c, 3) : std::span<solve_statistics>{}};
+  const auto s = spans_of<T>(c);
+  return {s.a, s.b, s.status, s.stats};
 }
 
 }  // namespace detail
@@ -128,7 +116,9 @@ schedule_report integrate_on(const On& on, MPI_Comm comm, const M& m, Method met
   return run_distributed<On::dynamic, T>(
       comm, count, x0, n, p, M::n_params, d,
       {{"the number of save times", n_save}, {"whether statistics are recorded", !out.stats.empty(), owns}},
-      [&](const std::vector<std::uint64_t>& agreed) { return ensemble_shape<T>(n, n_save, agreed[1] != 0); },
+      [&](const std::vector<std::uint64_t>& agreed) {
+        return result_shape<T>(saved_block(n, n_save), final_block(n), agreed[1] != 0);
+      },
       [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
           const std::vector<std::uint64_t>& agreed) {
         const ode_options<T> o = check_problem(pr, n);

@@ -55,14 +55,9 @@
 
 namespace fluxion::mpi {
 
-// This rank's part of a distributed log-density.
+// This rank's part of a distributed log-density (mpi/schedule.hpp).
 template <class T>
-struct distributed_log_density {
-  std::size_t count = 0;            // the global batch
-  range owned;                      // this rank's trajectories
-  log_density_result<T> local;      // their log-densities, owned.size() trajectories
-  schedule_report report;           // what this rank did
-};
+using distributed_log_density = distributed<log_density_result<T>>;
 
 // The totals of reduce(): the same on every rank.
 template <class T>
@@ -74,25 +69,20 @@ struct log_density_totals {
 
 namespace detail {
 
-template <class T>
-std::vector<block_shape> log_density_shape(std::size_t columns, bool gradient, bool with_stats) {
-  std::vector<block_shape> s = {{sizeof(T), 1}, {sizeof(T), gradient ? columns : 0}, {sizeof(solve_status), 1}};
-  if (with_stats) s.push_back({sizeof(solve_statistics), 1});
-  return s;
-}
+// A log-density's result blocks (detail/columns.hpp): the gradient's
+// `columns` rows where gradients are computed, none otherwise.
+inline scalar_block value_block() { return {"log-density", 1}; }
+inline scalar_block gradient_block(std::size_t cols, bool gradient) { return {"gradient", gradient ? cols : 0}; }
 template <class T>
 columns log_density_columns(const log_density_buffers<T>& out, std::size_t cols, std::size_t count, bool gradient,
                             bool with_stats) {
-  columns c{{block_of("log-density", out.value, 1), block_of("gradient", out.gradients, gradient ? cols : 0),
-             block_of("status", out.status, 1)},
-            count};
-  if (with_stats) c.blocks.push_back(block_of("statistics", out.stats, 1));
-  return c;
+  return result_columns(value_block(), out.value, gradient_block(cols, gradient), out.gradients, out.status,
+                        out.stats, count, with_stats);
 }
 template <class T>
 log_density_buffers<T> log_density_buffers_of(const columns& c) {
-  return {span_of<T>(c, 0), span_of<T>(c, 1), span_of<solve_status>(c, 2),
-          c.blocks.size() > 3 ? span_of<solve_statistics>(c, 3) : std::span<solve_statistics>{}};
+  const auto s = spans_of<T>(c);
+  return {s.a, s.b, s.status, s.stats};
 }
 template <class T>
 log_density_buffers<T> buffers_of(log_density_result<T>& r) {
@@ -137,7 +127,7 @@ schedule_report log_density_on(const On& on, MPI_Comm comm, const M& m, Method m
        {"whether gradients are computed", !out.gradients.empty(), owns},
        {"whether statistics are recorded", !out.stats.empty(), owns}},
       [&](const std::vector<std::uint64_t>& agreed) {
-        return log_density_shape<T>(cols, agreed[2] != 0, agreed[3] != 0);
+        return result_shape<T>(value_block(), gradient_block(cols, agreed[2] != 0), agreed[3] != 0);
       },
       [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
           const std::vector<std::uint64_t>& agreed) {

@@ -36,6 +36,7 @@
 #include <cstddef>
 
 #include <fluxion/exec/threads.hpp>
+#include <fluxion/mpi/range.hpp>
 
 namespace fluxion::mpi {
 
@@ -57,6 +58,17 @@ struct schedule_report {
   std::size_t chunks_taken = 0;  // of those, chunks of other ranks' ranges
   std::size_t chunks_given = 0;  // chunks of this rank's range that other ranks computed
   double seconds = 0;            // wall time from the end of the checks until this rank's results are in place
+};
+
+// This rank's part of a distributed result (fx::mpi::distributed_ensemble,
+// fx::mpi::distributed_log_density): the single-process result of its owned
+// range, in that result's layout.
+template <class Result>
+struct distributed {
+  std::size_t count = 0;   // the global batch
+  range owned;             // this rank's trajectories
+  Result local;            // their results, owned.size() trajectories
+  schedule_report report;  // what this rank did
 };
 
 }  // namespace fluxion::mpi

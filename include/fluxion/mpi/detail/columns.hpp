@@ -27,6 +27,7 @@
 #include <fluxion/layout/error.hpp>
 #include <fluxion/mpi/communicator.hpp>
 #include <fluxion/mpi/range.hpp>
+#include <fluxion/solve/status.hpp>
 
 namespace fluxion::mpi::detail {
 
@@ -77,6 +78,41 @@ inline void check_columns(const columns& c) {
     for (std::size_t j = 0; j < i; ++j)
       check_no_overlap(c.blocks[j].name, bytes_of(c.blocks[j], c.count), b.name, bytes_of(b, c.count));
   }
+}
+
+// The results of every call of the layer have one shape: two blocks of
+// scalars (saved and final states; log-densities and gradients), one status
+// and, where recorded, one statistics record a trajectory. Their blocks,
+// their buffers as columns, and columns as buffers again:
+struct scalar_block {
+  const char* name;
+  std::size_t rows;  // values a trajectory
+};
+template <class T>
+std::vector<block_shape> result_shape(scalar_block a, scalar_block b, bool with_stats) {
+  std::vector<block_shape> s = {{sizeof(T), a.rows}, {sizeof(T), b.rows}, {sizeof(solve_status), 1}};
+  if (with_stats) s.push_back({sizeof(solve_statistics), 1});
+  return s;
+}
+template <class T>
+columns result_columns(scalar_block a, std::span<T> a_values, scalar_block b, std::span<T> b_values,
+                       std::span<solve_status> status, std::span<solve_statistics> stats, std::size_t count,
+                       bool with_stats) {
+  columns c{{block_of(a.name, a_values, a.rows), block_of(b.name, b_values, b.rows), block_of("status", status, 1)},
+            count};
+  if (with_stats) c.blocks.push_back(block_of("statistics", stats, 1));
+  return c;
+}
+template <class T>
+struct result_spans {
+  std::span<T> a, b;
+  std::span<solve_status> status;
+  std::span<solve_statistics> stats;  // empty: none recorded
+};
+template <class T>
+result_spans<T> spans_of(const columns& c) {
+  return {span_of<T>(c, 0), span_of<T>(c, 1), span_of<solve_status>(c, 2),
+          c.blocks.size() > 3 ? span_of<solve_statistics>(c, 3) : std::span<solve_statistics>{}};
 }
 
 // Trajectories [from, from + k) of src to [to, to + k) of dst (the same blocks).
