@@ -37,6 +37,7 @@
 #include <numbers>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -269,6 +270,11 @@ TEST_CASE("exact_sum: the correctly rounded exact sum (against Shewchuk's fsum),
     CHECK(std::bit_cast<std::uint64_t>(exact_sum_of(xs)) == std::bit_cast<std::uint64_t>(want));
     std::shuffle(xs.begin(), xs.end(), rng);
     CHECK(std::bit_cast<std::uint64_t>(exact_sum_of(xs)) == std::bit_cast<std::uint64_t>(want));
+    // Two accumulators added.
+    fx::mpi::exact_sum a, b;
+    for (std::size_t i = 0; i < xs.size(); ++i) (i % 2 ? a : b).add(xs[i]);
+    a += b;
+    CHECK(std::bit_cast<std::uint64_t>(a.value<double>()) == std::bit_cast<std::uint64_t>(want));
   }
   const double tiny = std::numeric_limits<double>::denorm_min();
   CHECK(exact_sum_of({1e100, 1.0, -1e100}) == 1.0);
@@ -694,4 +700,48 @@ TEST_CASE("log-density failures: bad data on one rank, a prior on no parameter, 
         fx::mpi::reduce(MPI_COMM_WORLD, r, shared);
       },
       "shared column 3 is not among the 3 gradient columns", true);
+}
+
+TEST_CASE("an error of any other type on one rank becomes the same rank_error on every rank") {
+  const std::string e = error_of([] {
+    fx::mpi::detail::agree(MPI_COMM_WORLD, [] {
+      if (rank() == ranks() - 1) throw std::runtime_error("out of something");
+    });
+  });
+  INFO(e);
+  CHECK(same_text_everywhere(e));
+  CHECK_THAT(e, ContainsSubstring("fluxion::mpi: rank " + std::to_string(ranks() - 1) + " failed: out of something"));
+  CHECK_THAT(e, ContainsSubstring(std::string(typeid(fx::mpi::rank_error).name()) + "|"));
+}
+
+TEST_CASE("the dynamic schedule: a chunk that fails stops no rank, and every rank raises its error") {
+  // Chunks of one trajectory, each a block of one double: its index.
+  constexpr std::size_t G = 23;
+  const auto o = fx::mpi::owned_range(G, rank(), ranks());
+  std::vector<double> mine(o.size(), -1.0);
+  const std::vector<fx::mpi::detail::block_shape> shape = {{sizeof(double), 1}};
+  const fx::mpi::detail::columns local{{fx::mpi::detail::block_of("index", std::span<double>(mine), 1)}, o.size()};
+  const auto compute = [](std::size_t failing) {
+    return [failing](const fx::mpi::range& r, const fx::mpi::detail::columns& out) {
+      if (r.begin == failing) throw std::runtime_error("chunk " + std::to_string(failing) + " failed");
+      double* index = reinterpret_cast<double*>(out.blocks[0].data);
+      for (std::size_t b = r.begin; b < r.end; ++b) index[b - r.begin] = double(b);
+    };
+  };
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const auto report = fx::mpi::detail::run_dynamic(comm, G, 2, shape, local, compute(G));  // none fails
+  bool placed = true;
+  for (std::size_t b = 0; b < o.size(); ++b) placed = placed && mine[b] == double(o.begin + b);
+  CHECK(everywhere(placed));
+  std::uint64_t computed = report.trajectories;
+  MPI_Allreduce(MPI_IN_PLACE, &computed, 1, MPI_UINT64_T, MPI_SUM, comm);
+  CHECK(computed == G);
+  for (std::size_t failing : {std::size_t(0), std::size_t(12), G - 1}) {
+    const std::string e = error_of([&] { fx::mpi::detail::run_dynamic(comm, G, 1, shape, local, compute(failing)); });
+    INFO(e);
+    CHECK(same_text_everywhere(e));
+    CHECK_THAT(e, ContainsSubstring("failed: chunk " + std::to_string(failing) + " failed"));
+  }
+  MPI_Comm_free(&comm);
 }

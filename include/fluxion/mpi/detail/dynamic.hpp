@@ -7,10 +7,11 @@
 //
 // compute(range, const columns& out) integrates the trajectories of a range
 // into out (range.size() trajectories, the blocks of `shape`); local is this
-// rank's output (its owned range). An exception from compute stops this
-// rank taking chunks; the chunk it was computing goes to its owner marked
-// failed (so that no owner waits for it), and once every message has
-// arrived every rank throws that error (agree.hpp), its outputs partly
+// rank's output (its owned range). After an exception from compute a rank
+// computes nothing more but still takes chunks until none are left, each
+// going to its owner marked failed (so that every chunk is taken and no
+// owner waits for one), and once every message has arrived every rank
+// throws the first failing rank's error (agree.hpp), its outputs partly
 // written.
 #include <mpi.h>
 
@@ -82,11 +83,11 @@ schedule_report run_dynamic(MPI_Comm comm, std::size_t count, std::size_t chunk,
   std::vector<outgoing> sent;
   {
     chunk_counters counters(comm);
-    for (int step = 0; step < size && !failure; ++step) {
+    for (int step = 0; step < size; ++step) {
       const int owner = (rank + step) % size;
       const range theirs = owned_range(count, owner, size);
       const std::size_t chunks = chunk_count(theirs, chunk);
-      while (!failure) {
+      for (;;) {
         const std::uint64_t j = counters.take(owner);
         if (j >= chunks) break;
         const range c = chunk_range(theirs, chunk, std::size_t(j));
@@ -94,13 +95,16 @@ schedule_report run_dynamic(MPI_Comm comm, std::size_t count, std::size_t chunk,
         ++report.chunks;
         if (owner != rank) ++report.chunks_taken;
         const chunk_layout layout(shape, c.size());
-        auto message = message_storage(layout.bytes);
-        chunk_header header{j, 1};
-        try {
-          compute(c, layout.view(message.get(), shape, c.size()));
-        } catch (...) {
-          failure = std::current_exception();
-          header.ok = 0;
+        const bool run = !failure;  // after a failure: the header alone, marked failed
+        auto message = message_storage(run ? layout.bytes : sizeof(chunk_header));
+        chunk_header header{j, run ? 1u : 0u};
+        if (run) {
+          try {
+            compute(c, layout.view(message.get(), shape, c.size()));
+          } catch (...) {
+            failure = std::current_exception();
+            header.ok = 0;
+          }
         }
         if (owner == rank) {
           if (header.ok)
