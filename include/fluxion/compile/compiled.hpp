@@ -21,8 +21,8 @@
 #include <fluxion/config/macros.hpp>
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/layout/layout.hpp>
-#include <fluxion/model/analysis.hpp>
 #include <fluxion/model/model.hpp>
+#include <fluxion/model/traits.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/lower.hpp>
 

@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include <fluxion/layout/block.hpp>
-#include <fluxion/model/analysis.hpp>
+#include <fluxion/model/traits.hpp>
 
 namespace fluxion {
 
