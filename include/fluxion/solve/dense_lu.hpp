@@ -23,10 +23,9 @@
 // comparisons give lane masks, the exchanges select lane by lane, and each
 // lane's factors and solutions are those of its matrix alone, bit for bit;
 // factor() then returns the mask of the lanes whose pivots are all non-zero.
-#include <type_traits>
-
 #include <fluxion/config/macros.hpp>
 #include <fluxion/math/elementary.hpp>
+#include <fluxion/solve/values.hpp>  // choose
 
 #if defined(__CUDA_ARCH__)
 #  define FLUXION_UNROLL _Pragma("unroll")
@@ -43,14 +42,6 @@
 namespace fluxion::detail {
 
 inline constexpr int register_resident_order = 8;
-
-// c ? a : b for a truth value, or lane by lane for a lane mask (lane_select,
-// found by argument-dependent lookup).
-template <class C, class V>
-FLUXION_HOST_DEVICE constexpr V choose(C c, V a, V b) {
-  if constexpr (std::is_same_v<C, bool>) return c ? a : b;
-  else return lane_select(c, a, b);
-}
 
 template <class T, int N, bool Unrolled = (N <= register_resident_order)>
 struct dense_lu;

@@ -40,13 +40,14 @@
 #include <cstddef>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/math/elementary.hpp>
 #include <fluxion/solve/concepts.hpp>
+#include <fluxion/solve/error_norm.hpp>
 #include <fluxion/solve/options.hpp>
 #include <fluxion/solve/saved_states.hpp>
 #include <fluxion/solve/status.hpp>
 #include <fluxion/solve/step_control.hpp>
 #include <fluxion/solve/values.hpp>
-#include <fluxion/math/elementary.hpp>
 
 namespace fluxion {
 
@@ -61,63 +62,6 @@ concept records_steps = requires(Sink& s, T v, const T* y) { s.accepted_step(v, 
 template <class Step, class M, class T>
 concept prepares_dense = requires(Step& s, const M& m, T v, const T* x, std::ptrdiff_t ps, solve_statistics& st) {
   s.prepare_dense(m, v, v, x, x, x, ps, st);
-};
-
-// A system integrated by a group of members together (solve/cooperative.hpp)
-// gives each member a share of the state: the driver's arrays are that share,
-// M::n_states long, the error norm's mean is over M::norm_states components,
-// and every sum of squared errors is summed over the members
-// (m.sum_over_members, the same value bit for bit on every member, so that
-// all take the same steps). A plain model is one member holding everything.
-template <class M>
-FLUXION_HOST_DEVICE constexpr int norm_count() {
-  if constexpr (requires { M::norm_states; }) return int(M::norm_states);
-  else return int(M::n_states);
-}
-template <class M, class T>
-FLUXION_HOST_DEVICE T sum_over_members(const M& m, T v) {
-  if constexpr (requires { m.sum_over_members(v); }) return m.sum_over_members(v);
-  else return v;
-}
-
-// The tolerance of component i between values a and b.
-template <class T>
-FLUXION_HOST_DEVICE T tolerance(const ode_options<T>& o, int i, T a, T b) {
-  const T atol = o.atol_per_state ? o.atol_per_state[i] : o.atol;
-  const T ma = math::abs(a), mb = math::abs(b);
-  return atol + o.rtol * (ma > mb ? ma : mb);
-}
-
-// The weighted RMS norm of the error e of a step from y to ynew: the
-// squares of N components (a member's share), summed over the members, over
-// the Total components of the state.
-template <class T, int N, int Total = N, class M>
-FLUXION_HOST_DEVICE T error_norm(const M& m, const ode_options<T>& o, const T* e, const T* y, const T* ynew) {
-  T s = T(-0.0);
-  for (int i = 0; i < N; ++i) {
-    const T r = e[i] / tolerance(o, i, y[i], ynew[i]);
-    s += r * r;
-  }
-  return math::sqrt(sum_over_members(m, s) / T(Total));
-}
-
-// The squared weighted errors of a step's components, summed (add, then
-// squares(): N err^2 for the RMS norm err above): NaN when the new state is
-// not finite, checked without a branch per component. A NaN component makes
-// its tolerance NaN (the max below keeps a NaN second operand) and so the
-// sum; an infinite one makes its tolerance +inf, which tol_max keeps and
-// 0 * tol_max turns into a NaN sum.
-template <class T>
-struct step_error {
-  T sum = T(-0.0);
-  T tol_max = T(0);
-  FLUXION_HOST_DEVICE void add(const ode_options<T>& o, int i, T e, T y, T ynew) {
-    const T tol = tolerance(o, i, y, ynew);
-    const T r = e / tol;
-    sum += r * r;
-    tol_max = tol_max > tol ? tol_max : tol;
-  }
-  FLUXION_HOST_DEVICE T squares() const { return sum + T(0) * tol_max; }
 };
 
 }  // namespace detail
@@ -206,15 +150,7 @@ struct adaptive_driver {
         if constexpr (detail::records_steps<Sink, T>) sink.accepted_step(t, t_new, h, y);
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (saved.inside(t_new)) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
-        for (; saved.due(t_new); saved.pass(o)) {
-          const T ts = saved.time;
-          if (ts == t_new) {  // the step's end: the solution itself
-            sink.save(saved.next, ts, n, detail::vector_values<T>{ynew});
-            continue;
-          }
-          const T theta = (ts - t) / h;
-          sink.save(saved.next, ts, n, detail::dense_values<Step, T>{step, theta, h, y, ynew});
-        }
+        saved.template serve<T>(o, sink, step, n, t, t_new, h, y, ynew);
         for (int i = 0; i < n; ++i) y[i] = ynew[i];
         t = t_new;
         if (t < o.t1) step.accept(m, t, y, p, ps, st);

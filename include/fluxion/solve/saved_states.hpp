@@ -46,24 +46,33 @@ FLUXION_HOST_DEVICE constexpr bool sink_saves() {
 }
 
 // The values a sink is given: a state vector, one value everywhere, or the
-// step's dense output at t + theta h.
-template <class T>
+// step's dense output at t + theta h. For a step over lanes (V =
+// fluxion::lanes, solve/values.hpp), lane w's.
+template <class V>
 struct vector_values {
-  const T* v;
-  FLUXION_HOST_DEVICE T operator()(int i) const { return v[i]; }
+  using values = step_values<V>;
+  const typename values::cell* v;
+  std::size_t w = 0;
+  FLUXION_HOST_DEVICE typename values::scalar operator()(int i) const { return values::lane(v[i], w); }
 };
 template <class T>
 struct constant_values {
   T v;
   FLUXION_HOST_DEVICE T operator()(int) const { return v; }
 };
-template <class Step, class T>
+template <class Step, class V>
 struct dense_values {
+  using values = step_values<V>;
+  using T = typename values::scalar;
   const Step& step;
   T theta, h;
-  const T* y;
-  const T* ynew;
-  FLUXION_HOST_DEVICE T operator()(int i) const { return step.dense(theta, h, y, ynew, i); }
+  const typename values::cell* y;
+  const typename values::cell* ynew;
+  std::size_t w = 0;
+  FLUXION_HOST_DEVICE T operator()(int i) const {
+    if constexpr (values::width == 1) return step.dense(theta, h, y, ynew, i);
+    else return step.dense(theta, h, y, ynew, i, w);
+  }
 };
 
 // The save times of one trajectory still to serve: the next one (index
@@ -104,6 +113,22 @@ struct save_cursor {
   template <class Sink, class Values>
   FLUXION_HOST_DEVICE void reached(const ode_options<T>& o, Sink& sink, int n, T t, const Values& values) {
     for (; due(t); pass(o)) sink.save(next, time, n, values);
+  }
+  // The save times an accepted step from t to t_new (of length h) covers:
+  // the step's end from the new state, the others from the step's dense
+  // output (lane w's, for a step over lanes V).
+  template <class V, class Sink, class Step, class Cell>
+  FLUXION_HOST_DEVICE void serve(const ode_options<T>& o, Sink& sink, const Step& step, int n, T t, T t_new, T h,
+                                 const Cell* y, const Cell* ynew, std::size_t w = 0) {
+    for (; due(t_new); pass(o)) {
+      const T ts = time;
+      if (ts == t_new) {  // the step's end: the solution itself
+        sink.save(next, ts, n, vector_values<V>{ynew, w});
+        continue;
+      }
+      const T theta = (ts - t) / h;
+      sink.save(next, ts, n, dense_values<Step, V>{step, theta, h, y, ynew, w});
+    }
   }
   // Save times the integration did not reach read NaN.
   template <class Sink>
