@@ -7,8 +7,11 @@
 // extents; blocks whose derivative is identically zero are skipped at compile
 // time. Within a row, only the columns that the derivative's deltas leave
 // possible are visited (symbolic/candidates.hpp), so a banded block costs a
-// few visits a row whatever its width. Sinks write dense values, CSR values,
-// or record the pattern.
+// few visits a row whatever its width. A Jacobian whose walk is small
+// (FLUXION_UNROLL_JACOBIAN_VISITS, config/tuning.hpp) is walked at compile
+// time instead: its rows and entries become constant positions and indices,
+// the code a model written out state by state gives. Sinks write dense
+// values, CSR values, or record the pattern.
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -16,12 +19,19 @@
 #include <fluxion/compile/slot.hpp>
 #include <fluxion/config/fixed_string.hpp>
 #include <fluxion/config/macros.hpp>
+#include <fluxion/config/tuning.hpp>
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/symbolic/candidates.hpp>
 #include <fluxion/symbolic/diff.hpp>
 #include <fluxion/symbolic/index.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 #include <fluxion/symbolic/structure.hpp>
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#  define FLUXION_UNROLLED_WALK_FLATTEN [[gnu::flatten]]
+#else
+#  define FLUXION_UNROLLED_WALK_FLATTEN
+#endif
 
 namespace fluxion {
 
@@ -156,6 +166,163 @@ struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
 };
 #endif
 
+// An output block's walk, run at compile time (small blocks): the begin_row
+// calls and entries that the run-time walk below makes, in its order, each
+// as a type walk_step<Block, Row, Col, I...> (Block < 0: begin_row; else an
+// entry of the Block-th non-zero input block at (Row, Col), with the row's
+// and the column's variables bound to I...). Replaying the steps evaluates
+// each derivative with constant indices at a constant position: no
+// candidate search, no structure test, no environment built at run time.
+template <int Block, std::size_t Row, std::size_t Col, int... I>
+struct walk_step {};
+
+// env<>{} with Vars bound, in order, to the leading values given.
+template <class Vars>
+struct bound_env;
+template <>
+struct bound_env<type_list<>> {
+  template <class Env, class... I>
+  FLUXION_HOST_DEVICE static constexpr Env make(const Env& e, I...) {
+    return e;
+  }
+};
+template <class V, class... Vs>
+struct bound_env<type_list<V, Vs...>> {
+  template <class Env, class... I>
+  FLUXION_HOST_DEVICE static constexpr auto make(const Env& e, int i, I... is) {
+    return bound_env<type_list<Vs...>>::make(e.template bind<V>(i), is...);
+  }
+};
+
+template <std::size_t Rank>
+struct walk_event {
+  int block = -1;
+  std::size_t row = 0;
+  std::size_t col = 0;
+  int index[Rank] = {};
+};
+
+// The largest number of variables an entry of the walk binds.
+FLUXION_HOST_DEVICE constexpr std::size_t larger_of(std::size_t a, std::size_t b) { return a < b ? b : a; }
+template <class Vars, class... B>
+FLUXION_HOST_DEVICE constexpr std::size_t walk_rank_of(type_list<B...>) {
+  std::size_t r = 1;
+  ((r = larger_of(r, Vars::size + B::vars::size)), ...);
+  return r;
+}
+template <class Vars, class Blocks>
+inline constexpr std::size_t walk_rank = walk_rank_of<Vars>(Blocks{});
+
+template <class Event, std::size_t N>
+struct walk_table {
+  Event e[N > 0 ? N : 1];
+};
+
+// Runs the walk of an output block at compile time, counting its events
+// (out null) or writing them.
+template <class Row, class Vars, class Blocks>
+struct walk_recorder;
+template <class Row, class Vars, class... B>
+struct walk_recorder<Row, Vars, type_list<B...>> {
+  using blocks = type_list<B...>;
+  using event = walk_event<walk_rank<Vars, blocks>>;
+  struct recorder {
+    event* out;
+    std::size_t n;
+    FLUXION_HOST_DEVICE constexpr void add(const event& e) {
+      if (out) out[n] = e;
+      ++n;
+    }
+  };
+  template <class... V, class Env>
+  FLUXION_HOST_DEVICE static constexpr void record_indices(type_list<V...>, const Env& e, event& ev) {
+    int at = 0;
+    ((ev.index[at++] = e.template get<V>()), ...);
+  }
+  template <int Index>
+  struct column_recorder {
+    using blk = at_t<blocks, std::size_t(Index)>;
+    recorder* r;
+    std::size_t row;
+    template <class Env>
+    FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
+      using D = typename blk::derivative;
+      if constexpr (!always_nonzero_v<D>)
+        if (!structure<D>::nonzero(e)) return;
+      event ev{};
+      ev.block = Index;
+      ev.row = row;
+      ev.col = blk::column::offset(e);
+      record_indices(concat_t<Vars, typename blk::vars>{}, e, ev);
+      r->add(ev);
+    }
+  };
+  template <class Seq>
+  struct row_recorder;
+  template <std::size_t... Index>
+  struct row_recorder<std::index_sequence<Index...>> {
+    recorder* r;
+    template <class Env>
+    FLUXION_HOST_DEVICE constexpr void operator()(const Env& e) const {
+      const std::size_t row = Row::offset(e);
+      event ev{};
+      ev.row = row;
+      r->add(ev);
+      (for_each_candidate<typename B::derivative, typename B::vars>::run(e, column_recorder<int(Index)>{r, row}),
+       ...);
+    }
+  };
+  FLUXION_HOST_DEVICE static constexpr std::size_t count() {
+    recorder r{nullptr, 0};
+    for_each_element<Vars>::run(env<>{}, row_recorder<std::index_sequence_for<B...>>{&r});
+    return r.n;
+  }
+  template <std::size_t N>
+  FLUXION_HOST_DEVICE static constexpr walk_table<event, N> fill() {
+    walk_table<event, N> t{};
+    recorder r{t.e, 0};
+    for_each_element<Vars>::run(env<>{}, row_recorder<std::index_sequence_for<B...>>{&r});
+    return t;
+  }
+};
+
+template <class Row, class Vars, class Blocks>
+struct unrolled_rows;
+template <class Row, class Vars, class... B>
+struct unrolled_rows<Row, Vars, type_list<B...>> {
+  using blocks = type_list<B...>;
+  using recorded = walk_recorder<Row, Vars, blocks>;
+  static constexpr std::size_t size = recorded::count();
+  static constexpr auto table = recorded::template fill<size>();
+
+  // The steps as types (functions read in decltype only).
+  template <std::size_t K, std::size_t... R>
+  static auto step(std::index_sequence<R...>)
+      -> walk_step<table.e[K].block, table.e[K].row, table.e[K].col, table.e[K].index[R]...>;
+  template <std::size_t... K>
+  static auto steps(std::index_sequence<K...>)
+      -> type_list<decltype(step<K>(std::make_index_sequence<walk_rank<Vars, blocks>>{}))...>;
+  using steps_t = decltype(steps(std::make_index_sequence<size>{}));
+
+  template <class Sink, int Block, std::size_t Rw, std::size_t Col, int... I>
+  FLUXION_HOST_DEVICE static constexpr void replay(Sink& s, walk_step<Block, Rw, Col, I...>) {
+    if constexpr (Block < 0) {
+      s.begin_row(Rw);
+    } else {
+      using blk = at_t<blocks, std::size_t(Block)>;
+      s.template entry<typename blk::value>(Rw, Col,
+                                            bound_env<concat_t<Vars, typename blk::vars>>::make(env<>{}, I...));
+    }
+  }
+  // Host compilers would call a long derivative out of line with the
+  // indices as run-time arguments; flattened, every entry is folded with
+  // its constants (nvcc inlines FLUXION_HOST_DEVICE functions anyway).
+  template <class Sink, class... S>
+  FLUXION_UNROLLED_WALK_FLATTEN FLUXION_HOST_DEVICE static constexpr void replay_all(Sink& s, type_list<S...>) {
+    (replay(s, S{}), ...);
+  }
+};
+
 // Visits one row (element Row of an output block, over variables Vars) and,
 // in it, the columns of each non-zero input block. Parameterized by slots,
 // not blocks, so that its functions' names stay short.
@@ -164,8 +331,31 @@ struct row_visitor;
 template <class Row, class Vars, class... B, class Sink>
 struct row_visitor<Row, Vars, type_list<B...>, Sink> {
   Sink* sink;
-  // Every row of the block.
-  FLUXION_HOST_DEVICE static constexpr void run(Sink& s) {
+  // (row, candidate column) pairs the run-time walk of the block visits, at most.
+  FLUXION_HOST_DEVICE static constexpr std::size_t visits() {
+    std::size_t rows = 1;
+    for_each_extent(Vars{}, rows);
+    return rows * (std::size_t(0) + ... + candidate_visits<typename B::derivative, typename B::vars>::value);
+  }
+  template <class... V>
+  FLUXION_HOST_DEVICE static constexpr void for_each_extent(type_list<V...>, std::size_t& rows) {
+    ((rows *= std::size_t(V::space::extent)), ...);
+  }
+  // Every row of the block, unrolled at compile time (constant code
+  // already where scalar rows meet scalar columns).
+  FLUXION_HOST_DEVICE static constexpr void run_unrolled(Sink& s) {
+    if constexpr (sizeof...(B) > 0) {
+      if constexpr (Vars::size > 0 || ((B::vars::size > 0) || ...)) {
+        using unrolled = unrolled_rows<Row, Vars, type_list<B...>>;
+        unrolled::replay_all(s, typename unrolled::steps_t{});
+      } else {
+        run_walked(s);
+      }
+    }
+  }
+  // Every row walked at run time, whatever the block's size (the tests
+  // compare the two walks).
+  FLUXION_HOST_DEVICE static constexpr void run_walked(Sink& s) {
     if constexpr (sizeof...(B) > 0) for_each_element<Vars>::run(env<>{}, row_visitor{&s});
   }
   template <class Env>
@@ -185,11 +375,29 @@ template <class RowBlock, class ColBlock, class Eqs, class Ys, class Values = de
 struct jacobian_walk;
 template <class RowBlock, class ColBlock, class... Eq, class Ys, class Values>
 struct jacobian_walk<RowBlock, ColBlock, type_list<Eq...>, Ys, Values> {
+  template <class Eq1, class Sink>
+  using row_visitor_of =
+      row_visitor<typename element_slot<typename Eq1::vars>::template in<RowBlock, typename Eq1::symbol>,
+                  typename Eq1::vars, typename nonzero_blocks<Eq1, ColBlock, Values, Ys>::type, Sink>;
+  // (row, candidate column) pairs the run-time walk visits, at most: a
+  // Jacobian with at most FLUXION_UNROLL_JACOBIAN_VISITS of them
+  // (config/tuning.hpp) is walked at compile time, every other at run time,
+  // so that only small models become straight-line code.
+  template <class Sink>
+  FLUXION_HOST_DEVICE static constexpr std::size_t visits() {
+    return (std::size_t(0) + ... + row_visitor_of<Eq, Sink>::visits());
+  }
   template <class Sink>
   FLUXION_HOST_DEVICE static constexpr void run(Sink& sink) {
-    (row_visitor<typename element_slot<typename Eq::vars>::template in<RowBlock, typename Eq::symbol>,
-                 typename Eq::vars, typename nonzero_blocks<Eq, ColBlock, Values, Ys>::type, Sink>::run(sink),
-     ...);
+    if constexpr (visits<Sink>() <= std::size_t(FLUXION_UNROLL_JACOBIAN_VISITS))
+      (row_visitor_of<Eq, Sink>::run_unrolled(sink), ...);
+    else
+      (row_visitor_of<Eq, Sink>::run_walked(sink), ...);
+  }
+  // The same visits with every block walked at run time (for the tests).
+  template <class Sink>
+  static constexpr void run_walked(Sink& sink) {
+    (row_visitor_of<Eq, Sink>::run_walked(sink), ...);
   }
   // Whether output block Eq depends on input block Y at all (compile time).
   template <class E, class Y>

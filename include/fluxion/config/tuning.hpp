@@ -34,6 +34,17 @@
 //   FLUXION_ADJOINT_SAVE_GROUP              8  save times whose density terms are summed together
 //                                              before the groups are (infer/log_density_adjoint.hpp)
 //
+// Jacobian walks (compile/jacobian.hpp)
+//
+//   FLUXION_UNROLL_JACOBIAN_VISITS        256  a Jacobian whose walk visits at most this many (row,
+//                                              candidate column) pairs in all is walked at compile
+//                                              time: its rows and non-zero entries become constant
+//                                              positions and indices (straight-line code, as a model
+//                                              written out state by state gives); larger ones keep
+//                                              the run-time walk, so compile time stays flat in the
+//                                              extents and in the number of equations
+//                                              (bench/stage_jacobian.cpp)
+//
 // Host batches (exec/detail/soa.hpp, exec/detail/streaming.hpp)
 //
 //   FLUXION_TILE_FROM_STRIDE_BYTES       4096  structure-of-arrays batches go through tiles when
@@ -74,4 +85,7 @@
 #endif
 #ifndef FLUXION_STREAM_FROM_BATCH_BYTES
 #  define FLUXION_STREAM_FROM_BATCH_BYTES (std::size_t(8) << 20)
+#endif
+#ifndef FLUXION_UNROLL_JACOBIAN_VISITS
+#  define FLUXION_UNROLL_JACOBIAN_VISITS 256
 #endif

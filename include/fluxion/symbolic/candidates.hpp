@@ -10,6 +10,7 @@
 // The lists are supersets: structure<D>::nonzero still decides each entry,
 // so patterns stay exact. Where nothing pins W (a dense block, a value that
 // may be non-zero anywhere) the answer is `every_element`.
+#include <cstddef>
 #include <type_traits>
 
 #include <fluxion/config/macros.hpp>
@@ -206,6 +207,32 @@ struct for_each_candidate<D, type_list<W, Ws...>> {
       for (int i = 0; i < W::space::extent; ++i) next::run(e.template bind<W>(i), f);
     }
   }
+};
+
+}  // namespace fluxion::detail
+
+namespace fluxion::detail {
+
+// At most how many elements for_each_candidate<D, Vars> visits for one
+// binding of the other variables: for each variable, its candidates (at
+// most the space's extent) where they are usable, else the whole space.
+// Read from types alone, so a walk can be sized before it is run.
+template <class D, class Vars>
+struct candidate_visits;
+template <class D>
+struct candidate_visits<D, type_list<>> {
+  static constexpr std::size_t value = 1;
+};
+template <class D, class W, class... Ws>
+struct candidate_visits<D, type_list<W, Ws...>> {
+  static constexpr std::size_t here() {
+    using list = candidates_t<D, W>;
+    if constexpr (usable_candidates<list, type_list<W, Ws...>>)
+      return list::size < std::size_t(W::space::extent) ? list::size : std::size_t(W::space::extent);
+    else
+      return std::size_t(W::space::extent);
+  }
+  static constexpr std::size_t value = here() * candidate_visits<D, type_list<Ws...>>::value;
 };
 
 }  // namespace fluxion::detail

@@ -1,0 +1,109 @@
+// The Jacobian walk unrolled at compile time (Jacobians under
+// FLUXION_UNROLL_JACOBIAN_VISITS, config/tuning.hpp) against the run-time
+// walk of the same blocks: the same begin_row calls and the same entries in
+// the same (CSR) order, each with the same value expression, position and
+// index bindings, so every sink (dense values, CSR values, the pattern)
+// receives the same values bit for bit. Checked for the stiff stage model
+// (unrolled) and Model A (its observables' Jacobians unrolled, the others
+// walked at run time), every Jacobian of each.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <typeinfo>
+#include <vector>
+
+#include "support/model_a.hpp"
+#include "support/stage_model.hpp"
+
+namespace fx = fluxion;
+
+namespace {
+
+// One call a sink receives: begin_row (col = -1) or an entry, with the
+// value expression's and the environment's types and the environment's bytes.
+struct event {
+  std::size_t row = 0;
+  std::ptrdiff_t col = -1;
+  std::size_t value_type = 0;
+  std::size_t env_type = 0;
+  std::vector<unsigned char> env;
+  bool operator==(const event&) const = default;
+};
+
+struct recording_sink {
+  std::vector<event>* out;
+  constexpr void begin_row(std::size_t row) { out->push_back(event{row, -1, 0, 0, {}}); }
+  template <class D, class Env>
+  void entry(std::size_t row, std::size_t col, const Env& e) {
+    event ev{row, std::ptrdiff_t(col), typeid(D).hash_code(), typeid(Env).hash_code(), {}};
+    ev.env.resize(sizeof(Env));
+    std::memcpy(ev.env.data(), &e, sizeof(Env));
+    out->push_back(ev);
+  }
+};
+
+template <class Walk>
+void same_walks(std::size_t& unrolled_entries) {
+  std::vector<event> fast, walked;
+  recording_sink a{&fast}, b{&walked};
+  Walk::run(a);
+  Walk::run_walked(b);
+  REQUIRE(fast.size() == walked.size());
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    INFO("event " << i << " row " << walked[i].row << " col " << walked[i].col);
+    REQUIRE(fast[i] == walked[i]);
+  }
+  unrolled_entries += fast.size();
+}
+
+template <class M, fx::jacobian_kind J>
+void same_jacobian_walks() {
+  using shape = typename M::template jacobian_shape<J>;
+  std::size_t n = 0;
+  same_walks<typename shape::walk>(n);
+  same_walks<typename shape::value_walk>(n);
+  CHECK(n > 0);
+}
+
+}  // namespace
+
+TEST_CASE("stage model: the unrolled Jacobian walk makes the run-time walk's calls", "[derivatives][unrolled]") {
+  using M = fx::compiled<stage_model::hierarchical, double>;
+  using walk = typename M::template jacobian_shape<fx::jacobian_kind::x>::value_walk;
+  static_assert(walk::visits<recording_sink>() <= std::size_t(FLUXION_UNROLL_JACOBIAN_VISITS),
+                "the stage model's state Jacobian is meant to be walked at compile time");
+  same_jacobian_walks<M, fx::jacobian_kind::x>();
+  same_jacobian_walks<M, fx::jacobian_kind::p>();
+}
+
+TEST_CASE("Model A: unrolled and walked blocks make the run-time walk's calls", "[derivatives][unrolled]") {
+  using M = fx::compiled<model_a::model, double>;
+  same_jacobian_walks<M, fx::jacobian_kind::x>();
+  same_jacobian_walks<M, fx::jacobian_kind::p>();
+  same_jacobian_walks<M, fx::jacobian_kind::obs_x>();
+  same_jacobian_walks<M, fx::jacobian_kind::obs_p>();
+}
+
+TEST_CASE("stage model: dense and CSR values of the unrolled walk match the hand Jacobian's pattern",
+          "[derivatives][unrolled]") {
+  using M = fx::compiled<stage_model::hierarchical, double>;
+  double x[stage_model::n_states], p[stage_model::n_params];
+  for (int i = 0; i < stage_model::n_states; ++i) x[i] = 0.1 + 0.05 * i;
+  for (int i = 0; i < stage_model::n_params; ++i) p[i] = 0.5 + 0.25 * i;
+  constexpr std::size_t n = stage_model::n_states;
+  std::vector<double> dense(n * n), hand(n * n), values(n * n);
+  M{}.jac_x(0.0, x, p, dense.data());
+  stage_model::hand::jac_x(x, p, hand.data());
+  M{}.jac_x_values(0.0, x, p, values.data());
+  // The CSR values are the dense non-zeros in row order (the pattern keeps
+  // no structural zero of this model).
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c)
+      if (hand[r * n + c] != 0.0) {
+        INFO("row " << r << " column " << c);
+        CHECK(dense[r * n + c] == values[k]);
+        ++k;
+      }
+}
