@@ -71,7 +71,11 @@ struct ode_options;  // solve/options.hpp; solve/driver.hpp constrains its steps
 // A step's protocol, as adaptive_driver<Step, M> (solve/driver.hpp) uses it:
 // begin at (t, y), give f(t, y) and a scratch vector for the first step's
 // estimate, attempt a step of size h into ynew (returning the members' sum
-// of squared scaled errors), accept it, and interpolate inside it.
+// of squared scaled errors), accept it, and interpolate inside it. The
+// library's steps (explicit_rk_step, rosenbrock23_step, rodas_step) are
+// written over a value type V (solve/values.hpp) and satisfy it for V =
+// M::scalar; over SIMD lanes the same bodies serve the host lanes'
+// ensemble instead (solve/lane_steps.hpp).
 template <class Step, class M>
 concept adaptive_step =
     ode_system<M> &&

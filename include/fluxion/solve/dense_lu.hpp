@@ -108,38 +108,71 @@ struct dense_lu<T, N, true> {
   }
 };
 
+// The factorization with recorded pivots, in two pieces that the SIMD
+// lanes' form (solve/lane_lu.hpp: a pivot per lane) shares:
+//   pivot_column<N>(c, pivot, at, exchange)   column c's pivot, the first
+//       row of largest magnitude from c down (entry (r, k) is at(r, k)),
+//       exchanged with row c (exchange(c, r)); whether it is non-zero;
+//   pivoted_elimination<V, N>   over V (T, or lanes of T): the elimination
+//       below a pivot in place (its reciprocal kept on the diagonal, the
+//       multipliers below it) and the two triangular solves.
+template <int N, class At, class Exchange>
+FLUXION_HOST_DEVICE bool pivot_column(int c, int& pivot, const At& at, const Exchange& exchange) {
+  int best = c;
+  auto best_abs = math::abs(at(c, c));
+  for (int r = c + 1; r < N; ++r) {
+    const auto v = math::abs(at(r, c));
+    if (v > best_abs) best = r, best_abs = v;
+  }
+  pivot = best;
+  if (best != c) exchange(c, best);
+  return best_abs > decltype(best_abs)(0);
+}
+
+template <class V, int N>
+struct pivoted_elimination {
+  V a[N][N];
+
+  FLUXION_HOST_DEVICE void eliminate(int c) {
+    const V inv = V(1) / a[c][c];
+    a[c][c] = inv;
+    for (int r = c + 1; r < N; ++r) {
+      const V l = a[r][c] * inv;
+      a[r][c] = l;
+      for (int k = c + 1; k < N; ++k) a[r][k] = a[r][k] - l * a[c][k];
+    }
+  }
+  // b := U^-1 L^-1 b, b's rows already exchanged.
+  FLUXION_HOST_DEVICE void substitute(V* b) const {
+    for (int r = 1; r < N; ++r)
+      for (int k = 0; k < r; ++k) b[r] = b[r] - a[r][k] * b[k];
+    for (int r = N - 1; r >= 0; --r) {
+      for (int k = r + 1; k < N; ++k) b[r] = b[r] - a[r][k] * b[k];
+      b[r] = b[r] * a[r][r];  // the pivot's reciprocal
+    }
+  }
+};
+
 template <class T, int N>
-struct dense_lu<T, N, false> {
-  T a[N][N];
+struct dense_lu<T, N, false> : pivoted_elimination<T, N> {
   int pivot[N];
 
   FLUXION_HOST_DEVICE bool factor() {
     bool regular = true;
     for (int c = 0; c < N; ++c) {
-      int best = c;
-      T best_abs = math::abs(a[c][c]);
-      for (int r = c + 1; r < N; ++r) {
-        const T v = math::abs(a[r][c]);
-        if (v > best_abs) best = r, best_abs = v;
-      }
-      pivot[c] = best;
-      if (best != c)
+      const auto at = [this](int r, int k) { return this->a[r][k]; };
+      const auto exchange = [this](int r0, int r1) {
         for (int k = 0; k < N; ++k) {
-          const T tmp = a[c][k];
-          a[c][k] = a[best][k];
-          a[best][k] = tmp;
+          const T tmp = this->a[r0][k];
+          this->a[r0][k] = this->a[r1][k];
+          this->a[r1][k] = tmp;
         }
-      if (!(best_abs > T(0))) {
+      };
+      if (!pivot_column<N>(c, pivot[c], at, exchange)) {
         regular = false;
         continue;
       }
-      const T inv = T(1) / a[c][c];
-      a[c][c] = inv;
-      for (int r = c + 1; r < N; ++r) {
-        const T l = a[r][c] * inv;
-        a[r][c] = l;
-        for (int k = c + 1; k < N; ++k) a[r][k] -= l * a[c][k];
-      }
+      this->eliminate(c);
     }
     return regular;
   }
@@ -152,12 +185,7 @@ struct dense_lu<T, N, false> {
         b[c] = b[pivot[c]];
         b[pivot[c]] = tmp;
       }
-    for (int r = 1; r < N; ++r)
-      for (int k = 0; k < r; ++k) b[r] -= a[r][k] * b[k];
-    for (int r = N - 1; r >= 0; --r) {
-      for (int k = r + 1; k < N; ++k) b[r] -= a[r][k] * b[k];
-      b[r] *= a[r][r];  // the pivot's reciprocal
-    }
+    this->substitute(b);
   }
 };
 

@@ -3,7 +3,7 @@
 // the method: `__host__ __device__` code over the compiled model, no
 // allocation, no exceptions. Host and device drivers map it over a batch
 // (one thread a trajectory), each trajectory with its own steps; the host
-// lanes (solve/host_lanes.hpp) take the same decisions for W trajectories
+// lanes (solve/lane_ensemble.hpp) take the same decisions for W trajectories
 // at once from the same pieces (detail::step_control, detail::save_cursor).
 //
 // A method's step type S (explicit_rk.hpp, rosenbrock.hpp; the protocol is

@@ -20,7 +20,7 @@
 // one trajectory, where it is the fx::adaptive_step of the driver (begin,
 // attempt, accept, prepare_dense, dense), and fluxion::lanes<T, W> for W
 // trajectories in the host's SIMD lanes, where lane_explicit_step
-// (solve/host_lanes.hpp) adds what the lanes' ensemble asks. Both run the
+// (solve/lane_steps.hpp) adds what the lanes' ensemble asks. Both run the
 // same trial (the stages, the new state and its error), prepare_dense and
 // dense, the last two for one lane w at a time.
 #include <cstddef>

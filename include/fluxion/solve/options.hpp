@@ -3,7 +3,7 @@
 // ode_problem by check_problem, solve/problem.hpp) and where one trajectory
 // reads its inputs and writes its outputs (trajectory_io): the arguments of
 // the adaptive driver (solve/driver.hpp) and of the host lanes' ensemble
-// (solve/host_lanes.hpp). Passed to kernels by value.
+// (solve/lane_ensemble.hpp). Passed to kernels by value.
 #include <cstddef>
 
 namespace fluxion {

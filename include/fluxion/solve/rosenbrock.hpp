@@ -10,7 +10,7 @@
 // Each step is written once over its value type V (solve/values.hpp): T for
 // one trajectory, where it is the fx::adaptive_step of the driver, and
 // fluxion::lanes<T, W> for W trajectories in the host's SIMD lanes, where
-// solve/host_lanes.hpp adds what the lanes' ensemble asks. Both run the same
+// solve/lane_steps.hpp adds what the lanes' ensemble asks. Both run the same
 // trial (the linearization's factorization, the stage solves, the new state
 // and its error; a lane whose matrix is singular gets NaN, as one
 // trajectory alone), count its work the same way (count_attempt) and

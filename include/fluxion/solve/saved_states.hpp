@@ -1,7 +1,7 @@
 #pragma once
 // Where a trajectory's saved states go (a sink) and which save times a step
 // serves (save_cursor): shared by the adaptive driver (solve/driver.hpp) and
-// the host lanes (solve/host_lanes.hpp).
+// the host lanes (solve/lane_ensemble.hpp).
 //
 // A sink has
 //   save(s, t, n, values)   values(i) for i < n: the state at save time s (time t)
@@ -47,13 +47,28 @@ FLUXION_HOST_DEVICE constexpr bool sink_saves() {
 
 // The values a sink is given: a state vector, one value everywhere, or the
 // step's dense output at t + theta h. For a step over lanes (V =
-// fluxion::lanes, solve/values.hpp), lane w's.
+// fluxion::lanes, solve/values.hpp), lane w's; for one trajectory the lane
+// takes no room (lane_index<1> is empty): a sink may take the values by
+// reference in a call that is not inlined (infer/log_density.hpp), where
+// they live in a GPU thread's stack frame.
+template <std::size_t W>
+struct lane_index {
+  std::size_t w;
+  FLUXION_HOST_DEVICE constexpr explicit lane_index(std::size_t lane) : w(lane) {}
+};
+template <>
+struct lane_index<1> {
+  static constexpr std::size_t w = 0;
+  FLUXION_HOST_DEVICE constexpr explicit lane_index(std::size_t) {}
+};
+
 template <class V>
-struct vector_values {
+struct vector_values : lane_index<step_values<V>::width> {
   using values = step_values<V>;
   const typename values::cell* v;
-  std::size_t w = 0;
-  FLUXION_HOST_DEVICE typename values::scalar operator()(int i) const { return values::lane(v[i], w); }
+  FLUXION_HOST_DEVICE vector_values(const typename values::cell* state, std::size_t lane = 0)
+      : lane_index<values::width>(lane), v(state) {}
+  FLUXION_HOST_DEVICE typename values::scalar operator()(int i) const { return values::lane(v[i], this->w); }
 };
 template <class T>
 struct constant_values {
@@ -61,17 +76,20 @@ struct constant_values {
   FLUXION_HOST_DEVICE T operator()(int) const { return v; }
 };
 template <class Step, class V>
-struct dense_values {
+struct dense_values : lane_index<step_values<V>::width> {
   using values = step_values<V>;
   using T = typename values::scalar;
+  using cell = typename values::cell;
   const Step& step;
   T theta, h;
-  const typename values::cell* y;
-  const typename values::cell* ynew;
-  std::size_t w = 0;
+  const cell* y;
+  const cell* ynew;
+  FLUXION_HOST_DEVICE dense_values(const Step& of, T at, T length, const cell* start, const cell* end,
+                                   std::size_t lane = 0)
+      : lane_index<values::width>(lane), step(of), theta(at), h(length), y(start), ynew(end) {}
   FLUXION_HOST_DEVICE T operator()(int i) const {
     if constexpr (values::width == 1) return step.dense(theta, h, y, ynew, i);
-    else return step.dense(theta, h, y, ynew, i, w);
+    else return step.dense(theta, h, y, ynew, i, this->w);
   }
 };
 

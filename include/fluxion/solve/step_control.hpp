@@ -2,7 +2,7 @@
 // The step control of one trajectory (Hairer, Norsett & Wanner, Solving
 // ODEs I, II.4), written once: the adaptive driver (solve/driver.hpp, a
 // trajectory at a time, host and device) keeps one step_control, the host
-// lanes (solve/host_lanes.hpp) one per lane, and both take the same
+// lanes (solve/lane_ensemble.hpp) one per lane, and both take the same
 // decisions with the same floating-point operations in the same order.
 //
 //   ready(o, stats, t, target, why)   before an attempt from t: false (and

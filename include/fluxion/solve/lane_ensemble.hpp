@@ -1,0 +1,155 @@
+#pragma once
+// Ensembles integrated on the host in SIMD lanes: W = lanes<T>::width
+// trajectories advance together, one per lane, each at its own time with its
+// own step size, accepting or rejecting its own steps. A step is attempted
+// in all lanes at once (the method's lane step, solve/lane_steps.hpp); what
+// follows an attempt is decided lane by lane, by the step control and the
+// save times of one trajectory (detail::step_control, detail::save_cursor:
+// the adaptive driver's own, solve/driver.hpp). A lane whose trajectory ends
+// (success or not) takes the next trajectory of the range, so lanes stay
+// busy until the range runs dry. Host only.
+#include <cstddef>
+
+#include <fluxion/exec/lanes.hpp>
+#include <fluxion/solve/driver.hpp>
+#include <fluxion/solve/lane_steps.hpp>
+#include <fluxion/solve/options.hpp>
+#include <fluxion/solve/saved_states.hpp>
+#include <fluxion/solve/status.hpp>
+#include <fluxion/solve/step_control.hpp>
+
+namespace fluxion::detail {
+
+template <class Method, class M, class L>
+class lane_ensemble {
+  using T = typename M::scalar;
+  using Step = typename lane_step_of<Method, M, L>::type;
+  static constexpr int n = int(M::n_states);
+  static constexpr int np = int(M::n_params) > 0 ? int(M::n_params) : 1;
+  static constexpr std::size_t W = L::width;
+  using scalar_step = typename Step::scalar_step;
+  using scalar_driver = adaptive_driver<scalar_step, M>;
+
+  // Element-major, lanes consecutive: element i of lane w at [i][w], as
+  // compiled::rhs_lanes reads and writes with element stride W.
+  T y_[n][W], ynew_[n][W], p_[np][W];
+  T t_[W], h_[W];
+  Step step_;
+
+  // A lane's trajectory: which one, its save times and its step control
+  // (as adaptive_driver::integrate keeps them), how it ended, its statistics.
+  struct lane {
+    bool busy = false;
+    std::size_t trajectory = 0;
+    save_cursor<T> saved;
+    step_control<T> control;
+    solve_status status = solve_status::success;
+    solve_statistics stats{};
+  };
+  lane lanes_[W];
+
+  const M& m_;
+  const ode_options<T>& o_;
+
+ public:
+  lane_ensemble(const M& m, const ode_options<T>& o) : m_(m), o_(o) {}
+
+  // Integrates trajectories [begin, end); io(b) says where trajectory b
+  // reads and writes, done(b, status, stats) records its end.
+  template <class IO, class Done>
+  void run(std::size_t begin, std::size_t end, const IO& io, const Done& done) {
+    std::size_t next = begin;
+    for (std::size_t w = 0; w < W; ++w) {
+      idle(w);
+      start_next(w, next, end, io, done);
+    }
+    for (;;) {
+      bool any = false;
+      for (std::size_t w = 0; w < W; ++w) {
+        any = any || lanes_[w].busy;
+        h_[w] = lanes_[w].control.h;
+      }
+      if (!any) return;
+      const L err = step_.attempt(m_, o_, L::load(t_), L::load(h_), y_, ynew_, &p_[0][0]);
+      for (std::size_t w = 0; w < W; ++w)
+        if (lanes_[w].busy && !advance(w, err[w], io(lanes_[w].trajectory))) {
+          finish(w, io, done);
+          start_next(w, next, end, io, done);
+        }
+    }
+  }
+
+ private:
+  // A lane without a trajectory: a zero step from a finite state.
+  void idle(std::size_t w) {
+    lanes_[w].busy = false;
+    lanes_[w].control = step_control<T>{};
+    t_[w] = o_.t0;
+    for (int i = 0; i < n; ++i) y_[i][w] = T(1);
+    for (int j = 0; j < np; ++j) p_[j][w] = T(1);
+    step_.idle(w);
+  }
+
+  // Starts trajectories in lane w until one needs steps (or the range is
+  // done), as adaptive_driver::integrate starts one.
+  template <class IO, class Done>
+  void start_next(std::size_t w, std::size_t& next, std::size_t end, const IO& io, const Done& done) {
+    while (next < end) {
+      const std::size_t b = next++;
+      const trajectory_io<T> t_io = io(b);
+      lane& ln = lanes_[w] = lane{.busy = true, .trajectory = b, .saved = save_cursor<T>(o_)};
+      T y[n], p[np], f0[n], y1[n], f1[n];
+      for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
+      for (int j = 0; j < int(M::n_params); ++j) p[j] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
+      saved_state_writer<T> sink{t_io};
+      ln.saved.reached(o_, sink, n, o_.t0, vector_values<T>{y});
+      m_.rhs(o_.t0, y, 1, p, 1, f0, 1);
+      ++ln.stats.rhs_evaluations;
+      ln.control.h = scalar_driver::first_step(m_, o_, p, 1, y, f0, y1, f1, ln.stats);
+      for (int i = 0; i < n; ++i) y_[i][w] = y[i];
+      for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = p[j];
+      step_.start(w, f0, ln.stats);
+      t_[w] = o_.t0;
+      if (ln.control.ready(o_, ln.stats, o_.t0, ln.saved.target(o_), ln.status)) return;  // a step to take
+      finish(w, io, done);
+    }
+    idle(w);
+  }
+
+  // After an attempt whose error is err (n err^2), lane w's decisions
+  // (adaptive_driver::integrate's, by the same step_control and
+  // save_cursor). True: its next attempt is ready; false: its trajectory
+  // ended (lanes_[w].status).
+  bool advance(std::size_t w, T err, const trajectory_io<T>& io) {
+    lane& ln = lanes_[w];
+    step_.count_attempt(ln.stats, w);
+    const T t = t_[w], h = ln.control.h;
+    const bool go_on = ln.control.template judge<Step, n>(o_, t, err, ln.stats, ln.status, [&](T t_new) {
+      if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w); })
+        if (ln.saved.inside(t_new)) step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w);
+      saved_state_writer<T> sink{io};
+      ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w);
+      for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
+      t_[w] = t_new;
+      if (!(t_new < o_.t1)) return false;  // the end: success
+      step_.accept(w, t_new, ln.stats);
+      return true;
+    });
+    return go_on && ln.control.ready(o_, ln.stats, t_[w], ln.saved.target(o_), ln.status);
+  }
+
+  // The end of lane w's trajectory: final state, status, statistics; save
+  // times it did not reach read NaN (as adaptive_driver).
+  template <class IO, class Done>
+  void finish(std::size_t w, const IO& io, const Done& done) {
+    lane& ln = lanes_[w];
+    const trajectory_io<T> t_io = io(ln.trajectory);
+    saved_state_writer<T> sink{t_io};
+    ln.saved.unreached(o_, sink, n);
+    for (int i = 0; i < n; ++i) t_io.final_state[std::ptrdiff_t(i) * t_io.final_stride] = y_[i][w];
+    done(ln.trajectory, ln.status, ln.stats);
+    ln.busy = false;
+  }
+};
+
+}  // namespace fluxion::detail
