@@ -97,7 +97,7 @@ class lane_ensemble {
     while (next < end) {
       const std::size_t b = next++;
       const trajectory_io<T> t_io = io(b);
-      lane& ln = lanes_[w] = lane{.busy = true, .trajectory = b, .saved = save_cursor<T>(o_)};
+      lane& ln = lanes_[w] = lane{.busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .control = {}};
       T y[n], p[np], f0[n], y1[n], f1[n];
       for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
       for (int j = 0; j < int(M::n_params); ++j) p[j] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];

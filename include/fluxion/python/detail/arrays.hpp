@@ -231,7 +231,7 @@ class result_arrays {
 
   // Declares a result of dtype "float32", "float64" or "int32"; its index.
   std::size_t add(const char* dtype_name, std::vector<py::ssize_t> shape) {
-    piece r{dtype_name, std::move(shape)};
+    piece r{.dtype = dtype_name, .shape = std::move(shape), .offset = 0, .address = 0, .made = {}};
     const std::string_view name = dtype_name;
     const std::size_t item = name == "float64" ? 8 : 4;
     std::size_t elements = 1;
