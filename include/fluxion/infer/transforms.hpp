@@ -175,39 +175,19 @@ struct bounds_transform {
 
   template <class T>
   FLUXION_HOST_DEVICE T to_constrained(T u) const {
-    switch (shape()) {
-      case both: return logit_transform<R>{lower, upper}.to_constrained(u);
-      case lower_only: return log_transform<R>{lower}.to_constrained(u);
-      case upper_only: return upper_log_transform<R>{upper}.to_constrained(u);
-      default: return identity_transform{}.to_constrained(u);
-    }
+    return by_shape([&](const auto& f) { return f.to_constrained(u); });
   }
   template <class T>
   FLUXION_HOST_DEVICE T to_unconstrained(T x) const {
-    switch (shape()) {
-      case both: return logit_transform<R>{lower, upper}.to_unconstrained(x);
-      case lower_only: return log_transform<R>{lower}.to_unconstrained(x);
-      case upper_only: return upper_log_transform<R>{upper}.to_unconstrained(x);
-      default: return identity_transform{}.to_unconstrained(x);
-    }
+    return by_shape([&](const auto& f) { return f.to_unconstrained(x); });
   }
   template <class T>
   FLUXION_HOST_DEVICE T log_jacobian(T u) const {
-    switch (shape()) {
-      case both: return logit_transform<R>{lower, upper}.log_jacobian(u);
-      case lower_only: return log_transform<R>{lower}.log_jacobian(u);
-      case upper_only: return upper_log_transform<R>{upper}.log_jacobian(u);
-      default: return identity_transform{}.log_jacobian(u);
-    }
+    return by_shape([&](const auto& f) { return f.log_jacobian(u); });
   }
   template <class T>
   FLUXION_HOST_DEVICE transformed<T> apply(T u) const {
-    switch (shape()) {
-      case both: return logit_transform<R>{lower, upper}.apply(u);
-      case lower_only: return log_transform<R>{lower}.apply(u);
-      case upper_only: return upper_log_transform<R>{upper}.apply(u);
-      default: return identity_transform{}.apply(u);
-    }
+    return by_shape([&](const auto& f) { return f.apply(u); });
   }
 
  private:
@@ -218,6 +198,16 @@ struct bounds_transform {
     if (has_lower) return lower_only;
     if (has_upper) return upper_only;
     return neither;
+  }
+  // call(f) with f the transform that the finite bounds choose.
+  template <class Call>
+  FLUXION_HOST_DEVICE auto by_shape(const Call& call) const {
+    switch (shape()) {
+      case both: return call(logit_transform<R>{lower, upper});
+      case lower_only: return call(log_transform<R>{lower});
+      case upper_only: return call(upper_log_transform<R>{upper});
+      default: return call(identity_transform{});
+    }
   }
 };
 
