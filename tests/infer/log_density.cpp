@@ -137,7 +137,7 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
   const fx::priors pri(fx::prior_on{6, fx::lognormal_prior{std::log(0.15), 0.5}});
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
   std::vector<fx::detail::series_view<double>> views;
-  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr});
+  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr, nullptr});
   using Record = fx::detail::log_density_sink<M, decltype(lik), true, true>;
   std::vector<double> scratch(slots * Record::record * save_times.size(), std::nan(""));
   constexpr int columns = n_params + n_states;
@@ -199,7 +199,7 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
                        fx::prior_on{7, fx::gamma_prior{2.0, 0.2}});
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
   std::vector<fx::detail::series_view<double>> views;
-  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr});
+  for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr, nullptr});
   std::vector<double> atol;
   const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
   const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
@@ -256,7 +256,7 @@ TEST_CASE("a member per column: a missing value whose observable's derivative is
   const fx::likelihood lik(fx::series<fx::normal>{.name = "root", .observable = 0, .parameters = {2}});
   const fx::priors<> pri;
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 2.5, .save_times = ts, .rtol = 1e-9, .atol = 1e-9};
-  const std::vector<fx::detail::series_view<double>> views = {{values.data(), mask.data(), nullptr}};
+  const std::vector<fx::detail::series_view<double>> views = {{values.data(), mask.data(), nullptr, nullptr}};
   std::vector<double> atol;
   const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
   const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);

@@ -156,6 +156,9 @@ def test_log_density_failures_and_data_errors(seir_module, backend, dtype):
         (ValueError, r"data\[0\]\['mask'\] has 2 values but 'values' has 20", [{"values": counts, "mask": [1, 1]}]),
         (ValueError, r"censoring.*must be 0", [{"values": counts, "censoring": [5] * len(DAYS)}]),
         (ValueError, r"data\[0\]\['mask'\]\[1\] must be 0 \(missing\) or 1", [{"values": counts, "mask": [1, 2] + [1] * 18}]),
+        (ValueError, r"data\[0\]\['parameter_values'\] has 3 values", [{"values": counts, "parameter_values": [1, 2, 3]}]),
+        (ValueError, r"no parameter of the series is fx::from_data",
+         [{"values": counts, "mask": mask, "parameter_values": np.ones(len(DAYS))}]),
         (TypeError, r"data\[0\] must be a dict", [counts]),
         (TypeError, r"data must be a sequence", 5),
     ]

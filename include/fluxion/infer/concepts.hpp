@@ -75,8 +75,8 @@ concept prior_density = requires(const P& p, double x) {
 namespace detail {
 template <class L>
 inline constexpr bool is_series_likelihood = false;
-template <class... F>
-inline constexpr bool is_series_likelihood<likelihood<series<F>...>> = (observation_family<F> && ...);
+template <class... F, class... Timing>
+inline constexpr bool is_series_likelihood<likelihood<series<F, Timing>...>> = (observation_family<F> && ...);
 template <class P>
 inline constexpr bool is_prior_list = false;
 template <class... Q>

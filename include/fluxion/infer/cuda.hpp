@@ -83,6 +83,9 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                  const log_density_buffers<typename M::scalar>& out, Policy policy, cudaStream_t stream = nullptr) {
   using T = typename M::scalar;
+  // The model integrated: M, or M with its observables accumulated for a
+  // series over intervals (its states after M's; x0 and the gradient keep M's).
+  using E = fluxion::detail::integrated_model_t<M, Lik>;
   const bool gradient = !out.gradients.empty();
   constexpr bool by_adjoint = std::is_same_v<Policy, discrete_adjoint>;
   if constexpr (by_adjoint) fluxion::detail::check_adjoint_settings(policy);
@@ -92,7 +95,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const bool sensitivities = gradient && !adjoint_kernel;
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, atol);
-  const std::size_t n_system = sensitivities ? sensitivity_system<M>::n_states : M::n_states;
+  const std::size_t n_system = sensitivities ? sensitivity_system<E>::n_states : E::n_states;
   const ode_options<T> o = check_problem(aug, n_system);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
   detail::check_device_memory(c);
@@ -102,16 +105,17 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // trajectory's 1 + columns lanes in one warp (up to 31 columns); the value
   // alone always runs a thread a trajectory.
   const auto run = [&](const auto& launcher) {
-    detail::launch_log_density(launcher, m, o, n_system, lik, data, pri, count, c, stream);
+    detail::launch_log_density(launcher, fluxion::detail::integrated_model(m, lik), o, n_system, lik, data, pri, count,
+                               c, stream);
   };
-  constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + M::n_params + M::n_states <= 32;
-  if (!gradient) return run(detail::thread_per_trajectory_launcher<Method, false, M, Lik, Pri>(o, count));
+  constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + E::n_params + E::n_states <= 32;
+  if (!gradient) return run(detail::thread_per_trajectory_launcher<Method, false, E, Lik, Pri>(o, count));
   if constexpr (by_adjoint)
-    run(detail::discrete_adjoint_launcher<Method, M, Lik, Pri>(o, count, policy));
+    run(detail::discrete_adjoint_launcher<Method, E, Lik, Pri>(o, count, policy));
   else if constexpr (by_column)
-    run(detail::lane_per_column_launcher<Method, M, Lik, Pri>(o, count));
+    run(detail::lane_per_column_launcher<Method, E, Lik, Pri>(o, count));
   else
-    run(detail::thread_per_trajectory_launcher<Method, true, M, Lik, Pri>(o, count));
+    run(detail::thread_per_trajectory_launcher<Method, true, E, Lik, Pri>(o, count));
 }
 
 // A model, method, likelihood or priors that are not ones: one sentence

@@ -33,8 +33,10 @@
 // density's location: normal's mean, log-normal's median (mu = log of it),
 // Poisson's and the negative binomial's mean, the binomial's and the
 // beta-binomial's probability. The family's other parameters (normal sd,
-// log-normal sigma, dispersion, concentration) are model parameters, at the
-// flat indices in `parameters`. Binomial families take the number of trials
+// log-normal sigma, dispersion, concentration) are given in `parameters`:
+// a model parameter's flat index (fitted: its gradient column), a constant
+// (fx::fixed(v)) or a value per save time from the data (fx::from_data,
+// series_data::parameter_values). Binomial families take the number of trials
 // per save time from the data. Data: one observation per save time (exact
 // or censored, fluxion/infer/censoring.hpp), an optional mask (0: missing,
 // the value is not read), trials where the family needs them; checked on the
@@ -50,9 +52,10 @@
 // with log-density -inf (a parameter outside its prior's support, data
 // outside the family's) has gradient 0 too: no direction leads back in.
 //
-// Every parameter a series' family needs beyond its location is named in
+// Every parameter a series' family needs beyond its location is given in
 // `.parameters`: a slot left out is refused (fluxion::data_error naming the
-// series), never read as parameter 0.
+// series), never read as parameter 0; so is a constant or an observed
+// per-observation value that is not positive and finite.
 //
 // Priors are on parameters; the gradient with respect to x0 lets a caller
 // whose initial state is a function of parameters chain it (dx0/dp^T grad).
@@ -68,6 +71,7 @@
 #include <vector>
 
 #include <fluxion/config/macros.hpp>
+#include <fluxion/compile/accumulated.hpp>
 #include <fluxion/infer/buffers.hpp>
 #include <fluxion/infer/censoring.hpp>
 #include <fluxion/infer/data_check.hpp>
@@ -101,6 +105,7 @@ struct series_data {
   std::span<const observation<T>> values;
   std::span<const unsigned char> mask = {};  // empty: every value observed
   std::span<const T> trials = {};            // binomial families only
+  std::span<const T> parameter_values = {};  // a slot given as fx::from_data: its value per save time
 };
 
 namespace detail {
@@ -111,7 +116,18 @@ struct series_view {
   const observation<T>* values;
   const unsigned char* mask;  // null: every value observed
   const T* trials;            // null unless the family takes trials
+  const T* parameter_values;  // null unless a slot is fx::from_data
 };
+
+// The value of a density's parameter slot at save time s: a model
+// parameter's, a constant, or the series' value there.
+template <class T>
+FLUXION_HOST_DEVICE T family_parameter(const parameter_index& slot, const series_view<T>& d, std::size_t s,
+                                       const T* p, std::ptrdiff_t ps) {
+  if (slot.is_model_parameter()) return p[std::ptrdiff_t(slot.value) * ps];
+  if (slot.value == parameter_index::constant) return T(slot.fixed_value);
+  return d.parameter_values[s];
+}
 
 // log L of one observation and its partials in (location, the family's other
 // parameters), the location given as the observable's value.
@@ -142,15 +158,35 @@ FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials
 // The term of series sr at save time s, its observable's value there mu:
 // log L and its partials in (mu, the family's other parameters). Callers
 // check the mask first.
-template <class Family, class T>
-FLUXION_HOST_DEVICE partials<T, Family::parameter_count> series_term(const series<Family>& sr,
+template <class Family, class Timing, class T>
+FLUXION_HOST_DEVICE partials<T, Family::parameter_count> series_term(const series<Family, Timing>& sr,
                                                                    const series_view<T>& d, std::size_t s, T mu,
                                                                    const T* p, std::ptrdiff_t ps) {
-  constexpr int E = series<Family>::extra_parameters;
+  constexpr int E = series<Family, Timing>::extra_parameters;
   T extra[E > 0 ? E : 1];
-  for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
+  for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, s, p, ps);
   const T trials = d.trials ? d.trials[s] : T(0);
   return observation_term<Family>(d.values[s], trials, mu, extra, std::make_integer_sequence<int, E>{});
+}
+
+// The model a log-density integrates for likelihood Lik: M itself, or M with
+// its observables accumulated (compile/accumulated.hpp) where a series is
+// over intervals.
+template <class M, class Lik>
+using integrated_model_t = if_t<Lik::accumulates, with_accumulated_observables<M>, M>;
+template <class M, class Lik>
+constexpr integrated_model_t<M, Lik> integrated_model(const M& m, const Lik&) {
+  if constexpr (Lik::accumulates) return {};
+  else return m;
+}
+
+// The observable of model E (an integrated_model_t) whose value a series
+// reads: its own, or its accumulation (the interval's count is that value's
+// difference between two save times).
+template <class E, class Family, class Timing>
+FLUXION_HOST_DEVICE constexpr int location_observable(const series<Family, Timing>& sr) {
+  if constexpr (series<Family, Timing>::accumulated) return int(given_observables_of<E>) + sr.observable;
+  else return sr.observable;
 }
 
 // Where a sink that defers its terms keeps them: record k of save time s at
@@ -171,6 +207,9 @@ struct deferred_terms {
 // evaluated inside the integration loop run once per group of lanes (a
 // censored term's incomplete beta function up to 32 times over); after the
 // loop the warp evaluates them together.
+// M is the model integrated (integrated_model_t): a series over intervals
+// reads the difference of an accumulated observable between this save time
+// and the one before (0 before the first: the accumulation starts at t0).
 template <class M, class Lik, bool Gradient, bool Deferred = false>
 struct log_density_sink {
   using T = typename M::scalar;
@@ -196,6 +235,21 @@ struct log_density_sink {
   std::size_t save_index = 0;
   T mu[nobs > 0 ? nobs : 1] = {};
   T dmu[Gradient ? (nobs > 0 ? nobs : 1) * columns : 1] = {};
+  // The accumulated observables (and their derivatives) at the previous save time.
+  static constexpr int given_obs = int(given_observables_of<M>);
+  static constexpr int nacc = Lik::accumulates ? given_obs : 0;
+  T prev_mu[nacc > 0 ? nacc : 1] = {};
+  T prev_dmu[Gradient && nacc > 0 ? nacc * columns : 1] = {};
+
+  // The terms of the current save time, then its accumulated observables kept for the next.
+  FLUXION_HOST_DEVICE void terms() {
+    lik.each(*this);
+    if constexpr (nacc > 0) {
+      for (int k = 0; k < nacc; ++k) prev_mu[k] = mu[given_obs + k];
+      if constexpr (Gradient)
+        for (int k = 0; k < nacc * columns; ++k) prev_dmu[k] = dmu[given_obs * columns + k];
+    }
+  }
 
   template <int... R, int... C>
   FLUXION_HOST_DEVICE void add_ox(const T* v, const T* sens, std::integer_sequence<int, R...>,
@@ -241,7 +295,7 @@ struct log_density_sink {
         if constexpr (Gradient)
           for (int k = 0; k < nobs * columns; ++k) at[std::ptrdiff_t(nobs + k) * deferred.stride] = dmu[k];
       } else {
-        lik.each(*this);
+        terms();
       }
     }
   }
@@ -255,27 +309,35 @@ struct log_density_sink {
         for (int k = 0; k < nobs; ++k) mu[k] = at[std::ptrdiff_t(k) * deferred.stride];
         if constexpr (Gradient)
           for (int k = 0; k < nobs * columns; ++k) dmu[k] = at[std::ptrdiff_t(nobs + k) * deferred.stride];
-        lik.each(*this);
+        terms();
       }
     }
   }
 
   // One series at the current save time.
-  template <class Family>
-  FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
+  template <class Family, class Timing>
+  FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
     const std::size_t s = save_index;
     if (d.mask && d.mask[s] == 0) return;
-    constexpr int E = series<Family>::extra_parameters;
-    const T m = mu[sr.observable];
+    constexpr int E = series<Family, Timing>::extra_parameters;
+    constexpr bool interval = series<Family, Timing>::accumulated;
+    const int at = location_observable<M>(sr);
+    T m = mu[at];
+    if constexpr (interval) m -= prev_mu[sr.observable];
     if constexpr (Gradient) {
       const auto r = series_term(sr, d, s, m, p, ps);
       value += r.value;
-      for (int j = 0; j < columns; ++j) grad[j] += r.grad[0] * dmu[sr.observable * columns + j];
-      for (int e = 0; e < E; ++e) grad[sr.parameters[e]] += r.grad[1 + e];
+      for (int j = 0; j < columns; ++j) {
+        T dm = dmu[at * columns + j];
+        if constexpr (interval) dm -= prev_dmu[sr.observable * columns + j];
+        grad[j] += r.grad[0] * dm;
+      }
+      for (int e = 0; e < E; ++e)
+        if (sr.parameters[e].is_model_parameter()) grad[sr.parameters[e].value] += r.grad[1 + e];
     } else {
       T extra[E > 0 ? E : 1];
-      for (int e = 0; e < E; ++e) extra[e] = p[std::ptrdiff_t(sr.parameters[e]) * ps];
+      for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, s, p, ps);
       const T trials = d.trials ? d.trials[s] : T(0);
       value += observation_value<Family>(d.values[s], trials, m, extra, std::make_integer_sequence<int, E>{});
     }
@@ -313,7 +375,9 @@ struct prior_sum {
 // One trajectory's log-density (and gradient: columns values grad_stride
 // apart, the parameters then the initial states). Host and device; with
 // Deferred, the densities are evaluated after the integration from the
-// records kept in `deferred` (see log_density_sink).
+// records kept in `deferred` (see log_density_sink). M is the model
+// integrated (integrated_model_t): x0 holds the given model's states (an
+// accumulated state starts at 0) and the gradient has its columns.
 template <class Method, bool Gradient, bool Deferred = false, class M, class Lik, class Pri>
 FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_options<typename M::scalar>& o,
                                                         const Lik& lik, const series_view<typename M::scalar>* data,
@@ -325,12 +389,15 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
                                                         deferred_terms<typename M::scalar> deferred = {}) {
   using T = typename M::scalar;
   using System = if_t<Gradient, sensitivity_system<M>, M>;
-  constexpr int columns = int(M::n_params + M::n_states);
+  constexpr int columns = int(M::n_params + given_states_of<M>);
   log_density_sink<M, Lik, Gradient, Deferred> sink{m, lik, data, p, ps, deferred};
   T z0[System::n_states], last[System::n_states];
-  if constexpr (Gradient) System::initial_state(x0, xs, z0);
-  else
-    for (std::size_t i = 0; i < M::n_states; ++i) z0[i] = x0[std::ptrdiff_t(i) * xs];
+  if constexpr (Gradient) {
+    System::initial_state(x0, xs, z0);
+  } else {
+    for (std::size_t i = 0; i < given_states_of<M>; ++i) z0[i] = x0[std::ptrdiff_t(i) * xs];
+    for (std::size_t i = given_states_of<M>; i < M::n_states; ++i) z0[i] = T(0);
+  }
   const System system{m};
   const trajectory_io<T> io{z0, 1, p, ps, nullptr, 0, 0, last, 1};
   const solve_status status = stepper_of<Method, System>::type::run(system, o, io, st, sink);
@@ -352,26 +419,45 @@ template <class M>
 struct series_checker {
   std::span<const series_data<typename M::scalar>> data;
   std::size_t n_save;
-  template <class Family>
-  void operator()(const series<Family>& sr, std::size_t k) const {
+  template <class Family, class Timing>
+  void operator()(const series<Family, Timing>& sr, std::size_t k) const {
     const series_data<typename M::scalar>& d = data[k];
     const std::string name = sr.name ? sr.name : "series";
     if ((sr.observable) < 0 || std::size_t(sr.observable) >= M::n_observables)
       throw data_error(name, data_error::no_index,
                        "observable index " + std::to_string(sr.observable) + " is not among the model's " +
                            std::to_string(M::n_observables) + " observables");
-    for (int e = 0; e < series<Family>::extra_parameters; ++e) {
-      if (sr.parameters[e] == parameter_index::unset)
+    bool reads_data = false;
+    for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e) {
+      const parameter_index& slot = sr.parameters[e];
+      const std::string which = std::string("the ") + Family::name + " density's parameter " + std::to_string(e + 1);
+      if (slot.value == parameter_index::unset)
         throw data_error(name, data_error::no_index,
-                         std::string("the ") + Family::name + " density's parameter " + std::to_string(e + 1) +
-                             " is not given: name the model parameter it is in .parameters (" +
-                             std::to_string(series<Family>::extra_parameters) + " index(es), after the location)");
-      if (sr.parameters[e] < 0 || std::size_t(sr.parameters[e]) >= M::n_params)
+                         which + " is not given: name the model parameter it is in .parameters (" +
+                             std::to_string(series<Family, Timing>::extra_parameters) +
+                             " index(es), after the location), or give fx::fixed(value) or fx::from_data");
+      if (slot.value == parameter_index::constant) {
+        if (!(slot.fixed_value > 0 && std::isfinite(slot.fixed_value)))
+          throw data_error(name, data_error::no_index,
+                           which + " is fixed at " + show_value(slot.fixed_value) + "; it must be positive and finite");
+      } else if (slot.value == parameter_index::per_observation) {
+        reads_data = true;
+      } else if (slot.value < 0 || std::size_t(slot.value) >= M::n_params) {
         throw data_error(name, data_error::no_index,
-                         "parameter index " + std::to_string(sr.parameters[e]) + " (the " + Family::name +
-                             " density's parameter " + std::to_string(e + 1) + ") is not among the model's " +
-                             std::to_string(M::n_params) + " parameters");
+                         "parameter index " + std::to_string(slot.value) + " (" + which +
+                             ") is not among the model's " + std::to_string(M::n_params) + " parameters");
+      }
     }
+    check_not_null(name, "parameter values", d.parameter_values.data(), d.parameter_values.size());
+    if (reads_data && d.parameter_values.size() != n_save)
+      throw data_error(name, data_error::no_index,
+                       std::string("the ") + Family::name +
+                           " density reads a parameter from the data (fx::from_data): it needs one parameter value "
+                           "per save time (" + std::to_string(n_save) + "), got " +
+                           std::to_string(d.parameter_values.size()));
+    if (!reads_data && !d.parameter_values.empty())
+      throw data_error(name, data_error::no_index,
+                       "parameter values were given, but no parameter of the series is fx::from_data");
     check_not_null(name, "values", d.values.data(), d.values.size());
     check_not_null(name, "mask entries", d.mask.data(), d.mask.size());
     check_not_null(name, "trials", d.trials.data(), d.trials.size());
@@ -397,6 +483,10 @@ struct series_checker {
         problem = observation_problem(d.trials[s], data_kind::count);
         if (!problem.empty()) throw data_error(name, s, "trials: " + problem);
       }
+      if (reads_data && !(d.parameter_values[s] > 0 && std::isfinite(double(d.parameter_values[s]))))
+        throw data_error(name, s,
+                         std::string("the ") + Family::name + " density's parameter value " +
+                             show_value(d.parameter_values[s]) + " must be positive and finite");
       if (ob.kind != censoring::none && ob.kind != censoring::left && ob.kind != censoring::right &&
           ob.kind != censoring::interval)
         throw data_error(name, s,
@@ -506,8 +596,26 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                                                   std::span<const series_data<typename M::scalar>> data,
                                                   const Pri& pri, bool gradient, std::vector<typename M::scalar>& atol) {
   using T = typename M::scalar;
-  // The problem itself is checked with the system it integrates, by the caller.
-  const ode_problem<T> out = gradient ? sensitivity_problem<M>(pr, atol) : pr;
+  using E = integrated_model_t<M, Lik>;
+  // The problem for the model integrated: an accumulated state's absolute
+  // tolerance is the problem's atol (the given states keep theirs). The
+  // problem itself is checked with the system it integrates, by the caller.
+  ode_problem<T> base = pr;
+  if constexpr (Lik::accumulates) {
+    check_problem(pr, M::n_states);
+    if (!pr.atol_per_state.empty()) {
+      atol.assign(E::n_states, pr.atol);
+      for (std::size_t i = 0; i < M::n_states; ++i) atol[i] = pr.atol_per_state[i];
+      base.atol_per_state = atol;
+    }
+  }
+  ode_problem<T> out = base;
+  if (gradient) {
+    std::vector<T> sensitivity_atol;
+    out = sensitivity_problem<E>(base, sensitivity_atol);
+    atol = std::move(sensitivity_atol);
+    if (!out.atol_per_state.empty()) out.atol_per_state = atol;
+  }
   if (data.size() != Lik::size)
     throw data_error("likelihood", data_error::no_index,
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
@@ -565,7 +673,8 @@ std::vector<series_view<T>> host_series_views(std::span<const series_data<T>> da
   std::vector<series_view<T>> views(data.size() > 0 ? data.size() : 1);
   for (std::size_t k = 0; k < data.size(); ++k)
     views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
-                data[k].trials.empty() ? nullptr : data[k].trials.data()};
+                data[k].trials.empty() ? nullptr : data[k].trials.data(),
+                data[k].parameter_values.empty() ? nullptr : data[k].parameter_values.data()};
   return views;
 }
 
@@ -588,15 +697,17 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
                  batch<const typename M::scalar> x0, batch<const typename M::scalar> p,
                  const log_density_buffers<typename M::scalar>& out, threads exec = threads{}) {
   using T = typename M::scalar;
+  using E = fluxion::detail::integrated_model_t<M, Lik>;
   constexpr std::size_t columns = M::n_params + M::n_states;
   const bool gradient = !out.gradients.empty();
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
   const auto& [cx, cp, cv, cg, cst, cstat, with_gradient, with_stats] = c;
   if (count == 0) return;
   const auto views = fluxion::detail::host_series_views(data);
+  const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
   fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) {
@@ -605,11 +716,11 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
       solve_statistics st{};
       if (gradient)
         cst.data[b] = fluxion::detail::trajectory_log_density<Method, true>(
-            m, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, cg.data + b,
+            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, cg.data + b,
             cg.element_stride, st);
       else
         cst.data[b] = fluxion::detail::trajectory_log_density<Method, false>(
-            m, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, nullptr, 0, st);
+            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, nullptr, 0, st);
       if (with_stats) cstat.data[b] = st;
     }
   });
@@ -630,8 +741,9 @@ log_density_result<typename M::scalar> log_density(const M& m, Method method, co
                                                    threads exec = threads{}) {
   using T = typename M::scalar;
   std::vector<T> atol;
+  using E = fluxion::detail::integrated_model_t<M, Lik>;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-  check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+  check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
   check_buffer("initial state", x0, M::n_states, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
   log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient);

@@ -70,7 +70,11 @@ inline void check_adjoint_settings(const discrete_adjoint& how) {
 }
 
 // The series' terms at one save time: the value, the adjoints of the
-// observables (mubar) and of the families' own parameters (into pbar).
+// observables (mubar) and of the families' own parameters (into pbar). M is
+// the model integrated (integrated_model_t): a series over intervals reads
+// its accumulated observable's value less `previous` (that value at the
+// save time before), and adds the adjoint of `previous` into back, which
+// the caller subtracts from the seed of the save time before.
 template <class M>
 struct adjoint_terms {
   using T = typename M::scalar;
@@ -81,16 +85,23 @@ struct adjoint_terms {
   const T* mu;
   T* mubar;
   T* pbar;
+  const T* previous = nullptr;
+  T* back = nullptr;
   T value = T(0);
   bool any = false;
-  template <class Family>
-  FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
+  template <class Family, class Timing>
+  FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
     if (d.mask && d.mask[s] == 0) return;  // a missing value adds nothing
-    const auto r = series_term(sr, d, s, mu[sr.observable], p, ps);
+    const int at = location_observable<M>(sr);
+    T location = mu[at];
+    if constexpr (series<Family, Timing>::accumulated) location -= previous[sr.observable];
+    const auto r = series_term(sr, d, s, location, p, ps);
     value += r.value;
-    mubar[sr.observable] += r.grad[0];
-    for (int e = 0; e < series<Family>::extra_parameters; ++e) pbar[sr.parameters[e]] += r.grad[1 + e];
+    mubar[at] += r.grad[0];
+    if constexpr (series<Family, Timing>::accumulated) back[sr.observable] += r.grad[0];
+    for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e)
+      if (sr.parameters[e].is_model_parameter()) pbar[sr.parameters[e].value] += r.grad[1 + e];
     any = true;
   }
 };
@@ -113,10 +124,17 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
 // within each group of adjoint_save_group consecutive save times, then over
 // the groups.
 // (FLUXION_ADJOINT_SAVE_GROUP: config/tuning.hpp.)
+// A likelihood with a series over intervals makes one group of all save
+// times: a term there seeds the save time before it too, which must not be
+// another thread's.
 inline constexpr std::size_t adjoint_save_group = FLUXION_ADJOINT_SAVE_GROUP;
+FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_group_size(std::size_t n_save, bool one_group) {
+  return one_group ? (n_save > 0 ? n_save : 1) : adjoint_save_group;
+}
 // The groups of n_save save times.
-FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_groups(std::size_t n_save) {
-  return (n_save + adjoint_save_group - 1) / adjoint_save_group;
+FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_groups(std::size_t n_save, bool one_group) {
+  const std::size_t group = adjoint_save_group_size(n_save, one_group);
+  return (n_save + group - 1) / group;
 }
 
 // 1. The forward integration of the model onto the tape: the state at every
@@ -129,7 +147,10 @@ FLUXION_HOST_DEVICE solve_status adjoint_forward(const M& m, const ode_options<t
                                                  adjoint_recorder<M>& rec, solve_statistics& st) {
   using T = typename M::scalar;
   T last[M::n_states];
-  const trajectory_io<T> io{x0, xs, p, ps, nullptr, 0, 0, last, 1};
+  // The given model's states, an accumulated state's 0 after them (compile/accumulated.hpp).
+  T z0[M::n_states];
+  for (std::size_t i = 0; i < M::n_states; ++i) z0[i] = i < given_states_of<M> ? x0[std::ptrdiff_t(i) * xs] : T(0);
+  const trajectory_io<T> io{z0, 1, p, ps, nullptr, 0, 0, last, 1};
   const solve_status status = stepper_of<Method, M>::type::run(m, o, io, st, rec);
   return status == solve_status::success && rec.full ? solve_status::max_steps : status;
 }
@@ -148,6 +169,12 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
   constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
   using ox = jacobian_entries<M, M::jacobian::obs_x>;
   using op = jacobian_entries<M, M::jacobian::obs_p>;
+  // Series over intervals (one group from save time 0): the accumulated
+  // observables at the save time before (0 at t0, where they start).
+  constexpr int given_obs = int(given_observables_of<M>), given_n = int(given_states_of<M>);
+  constexpr int nacc = Lik::accumulates ? given_obs : 0;
+  T previous[nacc > 0 ? nacc : 1], back[nacc > 0 ? nacc : 1];
+  for (int k = 0; k < nacc; ++k) previous[k] = T(0);
   *value = T(0);
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
   for (std::size_t s = first; s < end; ++s) {
@@ -159,8 +186,15 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
       for (int i = 0; i < n; ++i) y[i] = tape.saved(s * n + std::size_t(i));
       m.observe(ts, y, 1, pc, 1, mu, 1);
       for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
-      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar};
+      for (int k = 0; k < nacc; ++k) back[k] = T(0);
+      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar, previous, back};
       lik.each(terms);
+      // The accumulated observable k reads state given_n + k alone (its
+      // Jacobian's entry is 1): the previous save time's seed loses back[k].
+      for (int k = 0; k < nacc; ++k) {
+        if (s > 0) tape.saved((s - 1) * n + std::size_t(given_n + k)) -= back[k];
+        previous[k] = mu[given_obs + k];
+      }
       *value += terms.value;
       if (terms.any) {
         if constexpr (ox::nnz > 0) {
@@ -203,7 +237,7 @@ FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value,
                                               const typename M::scalar* ybar, typename M::scalar* value_out,
                                               typename M::scalar* grad_out, std::ptrdiff_t grad_stride) {
   using T = typename M::scalar;
-  constexpr int n = int(M::n_states), np = int(M::n_params);
+  constexpr int n = int(given_states_of<M>), np = int(M::n_params);
   *value_out = ok ? value : -math::special::infinity<T>();
   const bool graded = has_gradient(ok, value);
   for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? pbar[j] : T(0);
@@ -230,8 +264,9 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
   for (int i = 0; i < n; ++i) ybar[i] = T(0);
   if (ok) {
-    for (std::size_t first = 0; first < o.n_save; first += adjoint_save_group) {
-      const std::size_t end = first + adjoint_save_group < o.n_save ? first + adjoint_save_group : o.n_save;
+    const std::size_t group = adjoint_save_group_size(o.n_save, Lik::accumulates);
+    for (std::size_t first = 0; first < o.n_save; first += group) {
+      const std::size_t end = first + group < o.n_save ? first + group : o.n_save;
       T group_value, group_pbar[np > 0 ? np : 1];
       adjoint_save_terms(m, o, lik, data, pc, first, end, tape, &group_value, group_pbar);
       value += group_value;
@@ -261,24 +296,26 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
                                                    batch<const typename M::scalar> p, discrete_adjoint how,
                                                    threads exec = threads{}) {
   using T = typename M::scalar;
+  using E = fluxion::detail::integrated_model_t<M, Lik>;
   fluxion::detail::check_adjoint_settings(how);
   std::vector<T> atol;
   const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, atol);
-  const ode_options<T> o = check_problem(checked, M::n_states);
+  const ode_options<T> o = check_problem(checked, E::n_states);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
   const auto views = fluxion::detail::host_series_views(data);
   log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, true);
-  const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<M>(o.n_save, how.recorded_steps);
+  const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<E>(o.n_save, how.recorded_steps);
+  const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * 3;
   fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
     std::vector<T> tape(tape_values);
     for (std::size_t b = begin; b < end; ++b)
       r.status[b] = fluxion::detail::trajectory_log_density_adjoint<Method>(
-          m, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
+          e, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
           cp.data + std::ptrdiff_t(b) * cp.instance_stride, cp.element_stride, &r.value[b], r.gradients.data() + b,
           std::ptrdiff_t(count), r.stats[b],
-          fluxion::detail::adjoint_tape<T>::template contiguous<M>(tape.data(), o.n_save, how.recorded_steps));
+          fluxion::detail::adjoint_tape<T>::template contiguous<E>(tape.data(), o.n_save, how.recorded_steps));
   });
   return r;
 }

@@ -77,6 +77,17 @@ struct member_log_density_sink {
   FLUXION_HOST_DEVICE std::size_t partial(std::size_t s, int q) const {
     return n_save * std::size_t(nobs) + s * std::size_t(W) + std::size_t(q);
   }
+  // Member j's record of series sr's location at save time s: its
+  // observable's, or for a series over intervals its accumulated
+  // observable's less that at the save time before (0 before the first).
+  template <class Family, class Timing>
+  FLUXION_HOST_DEVICE T location(int j, std::size_t s, const series<Family, Timing>& sr) const {
+    const int k = location_observable<M>(sr);
+    T v = at(j, record(s, k));
+    if constexpr (series<Family, Timing>::accumulated)
+      if (s > 0) v -= at(j, record(s - 1, k));
+    return v;
+  }
 
   // values: this member's share at save time s (y for member 0, S_c otherwise).
   // Inlined, as the system's rhs: a call that takes the step's dense output by
@@ -113,15 +124,15 @@ struct member_log_density_sink {
     member_log_density_sink& sink;
     std::size_t s;
     int q = 0;  // the series' first partial
-    template <class Family>
-    FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
-      constexpr int E = series<Family>::extra_parameters;
+    template <class Family, class Timing>
+    FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
+      constexpr int E = series<Family, Timing>::extra_parameters;
       const series_view<T>& d = sink.data[k];
       const int me = int(sink.group.rank());
       if (d.mask && d.mask[s] == 0) {
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = T(0);
       } else {
-        const T mu = sink.at(0, record(s, sr.observable));
+        const T mu = sink.location(0, s, sr);
         const auto r = series_term(sr, d, s, mu, sink.p, sink.ps);
         sink.value += r.value;
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = r.grad[j];
@@ -135,17 +146,17 @@ struct member_log_density_sink {
     std::size_t s;
     int owner;
     int q = 0;
-    template <class Family>
-    FLUXION_HOST_DEVICE void operator()(const series<Family>& sr, std::size_t k) {
-      constexpr int E = series<Family>::extra_parameters;
+    template <class Family, class Timing>
+    FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
+      constexpr int E = series<Family, Timing>::extra_parameters;
       const int me = int(sink.group.rank()), c = sink.column();
       const series_view<T>& d = sink.data[k];
       // A missing value adds nothing, not 0 times its derivatives (which a
       // singular observable could make infinite), as in log_density_sink.
       if (!(d.mask && d.mask[s] == 0)) {
-        sink.grad += sink.at(owner, sink.partial(s, q)) * sink.at(me, record(s, sr.observable));
+        sink.grad += sink.at(owner, sink.partial(s, q)) * sink.location(me, s, sr);
         for (int e = 0; e < E; ++e)
-          if (sr.parameters[e] == c) sink.grad += sink.at(owner, sink.partial(s, q + 1 + e));
+          if (sr.parameters[e].is_parameter(c)) sink.grad += sink.at(owner, sink.partial(s, q + 1 + e));
       }
       q += E + 1;
     }
@@ -215,7 +226,8 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
   pri.each(add);
   const int c = sys.column();
   if (c < 0) *value_out = ok ? value : -math::special::infinity<T>();
-  else grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
+  else if (c < int(M::n_params + given_states_of<M>))  // the given model's columns
+    grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
   return status;
 }
 

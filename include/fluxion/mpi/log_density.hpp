@@ -134,7 +134,8 @@ schedule_report log_density_on(const On& on, MPI_Comm comm, const M& m, Method m
         const bool gradient = agreed[2] != 0;
         std::vector<T> atol;
         const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
-        check_problem(aug, gradient ? sensitivity_system<M>::n_states : M::n_states);
+        using E = fluxion::detail::integrated_model_t<M, Lik>;
+        check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
         on.check_memory(
             fluxion::detail::check_log_density_buffers<T>(n, M::n_params, owned.size(), x0_owned, p_owned, out));
         return log_density_columns(out, cols, owned.size(), gradient, agreed[3] != 0);

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include <fluxion/compile/accumulated.hpp>
 #include <fluxion/compile/sparsity.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/layout/batch.hpp>
@@ -104,10 +105,11 @@ struct sensitivity_system {
     return model_states + j * model_states + i;
   }
 
-  // The augmented initial state of x0: y = x0, S = [0 | I].
+  // The augmented initial state of x0: y = x0, S = [0 | I]. x0 holds the
+  // given model's states (compile/accumulated.hpp): an accumulated state starts at 0.
   FLUXION_HOST_DEVICE static void initial_state(const T* x0, std::ptrdiff_t xs, T* z) {
-    for (std::size_t i = 0; i < model_states; ++i) z[i] = x0[std::ptrdiff_t(i) * xs];
-    for (std::size_t k = model_states; k < n_states; ++k) z[k] = T(0);
+    for (std::size_t i = 0; i < detail::given_states_of<M>; ++i) z[i] = x0[std::ptrdiff_t(i) * xs];
+    for (std::size_t k = detail::given_states_of<M>; k < n_states; ++k) z[k] = T(0);
     for (std::size_t i = 0; i < model_states; ++i) z[sensitivity_index(i, n_params + i)] = T(1);
   }
 

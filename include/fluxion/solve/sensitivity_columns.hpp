@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fluxion/compile/accumulated.hpp>
 #include <fluxion/config/macros.hpp>
 #include <fluxion/solve/sensitivity.hpp>
 
@@ -51,8 +52,10 @@ struct sensitivity_columns_system {
   // This member's share of the augmented initial state: y = x0, S = [0 | I].
   FLUXION_HOST_DEVICE void initial_share(const T* x0, std::ptrdiff_t xs, T* z) const {
     const int c = column();
+    // x0 holds the given model's states: an accumulated state starts at 0 (compile/accumulated.hpp).
     for (std::size_t i = 0; i < model_states; ++i)
-      z[i] = c < 0 ? x0[std::ptrdiff_t(i) * xs] : (c == int(M::n_params + i) ? T(1) : T(0));
+      z[i] = c < 0 ? (i < detail::given_states_of<M> ? x0[std::ptrdiff_t(i) * xs] : T(0))
+                   : (c == int(M::n_params + i) ? T(1) : T(0));
   }
 
  private:

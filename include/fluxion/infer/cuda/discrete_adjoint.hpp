@@ -96,8 +96,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
     const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ tapes,
     std::int32_t recorded_steps, T* __restrict__ partials) {
   constexpr int np = int(M::n_params);
-  constexpr std::size_t group = fluxion::detail::adjoint_save_group;
-  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
+  const std::size_t group = fluxion::detail::adjoint_save_group_size(o.n_save, Lik::accumulates);
+  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save, Lik::accumulates);
   for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < groups * count;
        w += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t g = w / count, b = w % count;
@@ -120,9 +120,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
     const std::int32_t* __restrict__ steps, const std::uint32_t* __restrict__ order, const T* __restrict__ partials,
     T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats,
-    bool aligned) {
+    bool aligned, std::size_t groups) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
-  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save);
   for (std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count;
        t += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t b = order ? std::size_t(order[t]) : t;  // order: null, or backward_by_steps'
@@ -188,7 +187,7 @@ class discrete_adjoint_launcher {
         sorted_(how.backward_by_steps),
         aligned_(how.aligned_backward),
         tape_values_(fluxion::detail::adjoint_tape<T>::template values<M>(slot_saves(o), recorded_steps_)),
-        save_groups_(fluxion::detail::adjoint_save_groups(o.n_save)),
+        save_groups_(fluxion::detail::adjoint_save_groups(o.n_save, Lik::accumulates)),
         partial_values_(save_groups_ * (1 + M::n_params)),
         step_bins_(sorted_ ? std::size_t(recorded_steps_) + 1 : 0) {
     slot_bytes_ = (tape_values_ + partial_values_) * sizeof(T) + sizeof(std::int32_t);
@@ -232,7 +231,7 @@ class discrete_adjoint_launcher {
       }
       backward<<<grid_for(backward_capacity_, threads, c), threads, 0, stream>>>(
           m, o, pri, c, pc, io.ps, io.status + c0, tapes, recorded_steps_, steps, order, partials, io.value + c0,
-          io.gradients + c0, count, statsc, aligned_);
+          io.gradients + c0, count, statsc, aligned_, save_groups_);
       if (launched == cudaSuccess) launched = cudaGetLastError();
     }
     return launched;

@@ -120,12 +120,13 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
   const std::size_t at_save = host.add(o.save_times, o.n_save);
   const std::size_t at_atol = host.add(o.atol_per_state, o.atol_per_state ? n_system : 0);
   struct series_offsets {
-    std::size_t values, mask, trials;
+    std::size_t values, mask, trials, parameter_values;
   };
   std::vector<series_offsets> offsets;
   for (const auto& d : data)
     offsets.push_back({host.add(d.values.data(), d.values.size()), host.add(d.mask.data(), d.mask.size()),
-                       host.add(d.trials.data(), d.trials.size())});
+                       host.add(d.trials.data(), d.trials.size()),
+                       host.add(d.parameter_values.data(), d.parameter_values.size())});
   const std::size_t views_bytes = (data.size() > 0 ? data.size() : 1) * sizeof(fluxion::detail::series_view<T>);
   const std::size_t at_views = (host.bytes.size() + 15) / 16 * 16;
   host.bytes.resize(at_views + views_bytes);
@@ -138,7 +139,8 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
     const fluxion::detail::series_view<T> v{
         reinterpret_cast<const observation<T>*>(device + offsets[k].values),
         data[k].mask.empty() ? nullptr : device + offsets[k].mask,
-        data[k].trials.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].trials)};
+        data[k].trials.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].trials),
+        data[k].parameter_values.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].parameter_values)};
     std::memcpy(host.bytes.data() + at_views + k * sizeof(v), &v, sizeof(v));
   }
   const cudaError_t copied =

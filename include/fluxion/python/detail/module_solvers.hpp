@@ -191,25 +191,29 @@ namespace detail {
 // One series' data from a dict: "values" (n_save,), and optionally "mask"
 // (n_save,) of 0 (missing) and 1, "trials" (n_save,), "censoring" (n_save,)
 // of 0 exact, 1 left (Y <= value), 2 right (Y > value), 3 interval
-// (value < Y <= upper), "upper" (n_save,).
+// (value < Y <= upper), "upper" (n_save,), "parameter_values" (n_save,)
+// for a density parameter given as fx::from_data.
 template <class T>
 struct series_values {
   std::vector<observation<T>> values;
   std::vector<unsigned char> mask;
   std::vector<T> trials;
+  std::vector<T> parameter_values;
 };
 
 template <class T>
 series_values<T> read_series(const py::handle& item, std::size_t k) {
   const std::string where = "data[" + std::to_string(k) + "]";
   if (!py::isinstance<py::dict>(item))
-    throw py::type_error(where + " must be a dict with 'values' and optionally 'mask', 'trials', 'censoring', 'upper'");
+    throw py::type_error(where + " must be a dict with 'values' and optionally 'mask', 'trials', 'censoring', 'upper', "
+                         "'parameter_values'");
   const py::dict d = py::reinterpret_borrow<py::dict>(item);
   for (auto kv : d) {
     const std::string key = py::str(kv.first).cast<std::string>();
-    if (key != "values" && key != "mask" && key != "trials" && key != "censoring" && key != "upper")
+    if (key != "values" && key != "mask" && key != "trials" && key != "censoring" && key != "upper" &&
+        key != "parameter_values")
       throw py::value_error(where + " has an unknown key '" + key +
-                            "' (known: 'values', 'mask', 'trials', 'censoring', 'upper')");
+                            "' (known: 'values', 'mask', 'trials', 'censoring', 'upper', 'parameter_values')");
   }
   if (!d.contains("values")) throw py::value_error(where + " has no 'values'");
   series_values<T> s;
@@ -250,6 +254,11 @@ series_values<T> read_series(const py::handle& item, std::size_t k) {
     same_length(t, "trials");
     for (double v : t) s.trials.push_back(T(v));
   }
+  if (d.contains("parameter_values")) {
+    const auto v = host_values<double>(d["parameter_values"], (where + "['parameter_values']").c_str());
+    same_length(v, "parameter_values");
+    for (double e : v) s.parameter_values.push_back(T(e));
+  }
   return s;
 }
 
@@ -273,7 +282,7 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   std::vector<detail::series_values<T>> held;
   for (std::size_t k = 0; k < items.size(); ++k) held.push_back(detail::read_series<T>(items[k], k));
   std::vector<series_data<T>> series;
-  for (const auto& s : held) series.push_back({s.values, s.mask, s.trials});
+  for (const auto& s : held) series.push_back({s.values, s.mask, s.trials, s.parameter_values});
   const std::size_t count = c.count, columns = B::n_params + B::n_states;
   log_density_call<T> call;
   call.how = how;
