@@ -53,7 +53,7 @@ void emit(const char* bench, const char* form, std::size_t B, int repeats, doubl
 
 constexpr int n = sm::n_states, np = sm::n_params;
 
-// Instances of the stiff regime (as tests/derivatives/stage_model.cpp draws them).
+// Instances of the stiff regime (as tests/compile/stage_model.cpp draws them).
 void draw(std::mt19937_64& rng, double* x, double* p) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int i = 0; i < n; ++i) x[i] = 0.05 + 2.0 * u(rng);

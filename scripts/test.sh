@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds fluxion into build/ and runs every test suite; then builds the
-# host-side suites that run the library on buffers (layout, host, hierarchy,
-# derivatives, solve, infer) again with AddressSanitizer and
+# host-side suites that run the library on buffers (layout, model, compile,
+# exec, solve, infer) again with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-sanitize/ (unoptimized but for two
 # tests, no CUDA, no examples or benchmarks; any finding stops the test and
 # fails it) and runs them there.
@@ -53,7 +53,7 @@ elif ! grep -q '^GPU' <<<"$gpus"; then
   arch_opt=("-Dcuda-architectures=compute_90" "-Dpython-cuda=disabled")
 fi
 # No debug info (-O2 alone): on these template-heavy tests -g made g++ 2.5
-# times slower (tests/derivatives/host_batch.cpp: 47 s -> 19 s of CPU).
+# times slower (tests/exec/host_batch.cpp: 47 s -> 19 s of CPU).
 setup build -Dbench=false -Ddebug=false "${arch_opt[@]}"
 meson compile -C build
 
@@ -70,16 +70,17 @@ fi
 
 # --- ASan + UBSan -----------------------------------------------------------
 # -O0: about half the compile time of -O1, but for the two tests whose runs
-# dominate (solve/lanes, host/threads_and_lanes), built -O1 and started first
+# dominate (solve/lanes, exec/threads_and_lanes), built -O1 and started first
 # (tests/meson.build; the -march=native twin of the second is left out
 # there). UBSan stops at its first finding (-fno-sanitize-recover), and so
 # does ASan.
 san=build-sanitize
 san_log=$san/meson-logs/testlog.json
-# Not symbolic and model: what they check is computed at compile time (where
-# undefined behaviour is a compile error) or by the evaluators that the
-# suites below run again on buffers; they cost a 2-core CI run about 30 s.
-san_suites=(layout host hierarchy derivatives solve infer)
+# Not symbolic: what it checks is computed at compile time (where undefined
+# behaviour is a compile error). model is in: its element_terms and
+# alias_shape (run here when they were in the hierarchy suite) evaluate
+# models on buffers, in SIMD lanes too.
+san_suites=(layout model compile exec solve infer)
 san_rc=0
 sanitize=${FLUXION_SANITIZE:-auto}
 if [ "$sanitize" = auto ]; then

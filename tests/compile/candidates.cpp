@@ -4,7 +4,7 @@
 // the line, 3N - 2 visits for 3N - 2 entries, instead of N^2. Counted here
 // through the same walk the pattern and the Jacobian values use; the entries
 // themselves are checked against hand-written Jacobians elsewhere
-// (tests/hierarchy/element_terms.cpp, tests/derivatives/model_a.cpp).
+// (tests/model/element_terms.cpp, tests/compile/model_a_derivatives.cpp).
 #include <catch2/catch_test_macros.hpp>
 
 #include <fluxion/fluxion.hpp>

@@ -36,8 +36,8 @@
 #include "support/hierarchy_fixture.hpp"
 #include "support/model_a.hpp"
 
-// This file also serves model_a.cpp, which includes it with DERIV_PROBLEMS
-// set to Model A (two executables build in parallel).
+// This file also serves model_a_derivatives.cpp, which includes it with
+// DERIV_PROBLEMS set to Model A (two executables build in parallel).
 #ifndef DERIV_PROBLEMS
 #  define DERIV_PROBLEMS hier_local, hier_connected
 #endif
