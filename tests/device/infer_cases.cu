@@ -350,26 +350,48 @@ result log_densities_match_host() {
     const std::vector<fx::series_data<T>> known = {{.values = nb, .mask = nb_mask},
                                                    {.values = ln, .mask = ln_mask, .parameter_values = sds},
                                                    {.values = ten_days, .mask = nb_mask}};
-    const auto host_k = fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h);
-    device_buffer<T> value_k(B), grad_k(columns * B), value_kl(B), grad_kl(columns * B), value_ka(B),
-        grad_ka(columns * B);
+    // The host's value, gradient and terms (each series' sum, each observation's).
+    constexpr std::size_t K = 3;
+    const std::size_t S = save.size();
+    std::vector<T> hv(B), hg(columns * B), hs(K * B), ho(K * S * B);
+    std::vector<fx::solve_status> hst(B);
+    fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h,
+                          fx::log_density_buffers<T>{.value = hv, .gradients = hg, .status = hst, .series_values = hs,
+                                                     .observation_values = ho});
     device_buffer<fx::solve_status> status_k(B);
-    const auto run_known = [&](device_buffer<T>& v, device_buffer<T>& g, auto how) {
-      fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, fx::soa(dx.cspan()),
-                            fx::soa(dp.cspan()), fx::log_density_buffers<T>{v.span(), g.span(), status_k.span()}, how);
+    struct outputs {
+      device_buffer<T> value, grad, series, observations;
     };
-    run_known(value_k, grad_k, fx::cuda::thread_per_trajectory{});
-    run_known(value_kl, grad_kl, fx::cuda::lane_per_column{});
-    run_known(value_ka, grad_ka, fx::discrete_adjoint{});
+    const auto run_known = [&](outputs& out, auto how) {
+      fx::cuda::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, fx::soa(dx.cspan()),
+                            fx::soa(dp.cspan()),
+                            fx::log_density_buffers<T>{.value = out.value.span(),
+                                                       .gradients = out.grad.span(),
+                                                       .status = status_k.span(),
+                                                       .series_values = out.series.span(),
+                                                       .observation_values = out.observations.span()},
+                            how);
+    };
+    outputs by_thread{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
+                      device_buffer<T>(K * S * B)};
+    outputs by_lanes{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
+                     device_buffer<T>(K * S * B)};
+    outputs by_adjoint{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
+                       device_buffer<T>(K * S * B)};
+    run_known(by_thread, fx::cuda::thread_per_trajectory{});
+    run_known(by_lanes, fx::cuda::lane_per_column{});
+    run_known(by_adjoint, fx::discrete_adjoint{});
     sync();
-    for (const auto& [v, g, what] :
-         {std::tuple{value_k.download(), grad_k.download(), "a thread a trajectory"},
-          std::tuple{value_kl.download(), grad_kl.download(), "a lane a column"},
-          std::tuple{value_ka.download(), grad_ka.download(), "the discrete adjoint"}}) {
-      compare(r, std::string("log-density with known density parameters (") + what + ")", v, host_k.value, tol);
-      compare(r, std::string("gradient with known density parameters (") + what + ")", g, host_k.gradients,
+    for (const auto& [out, what] : {std::pair{&by_thread, "a thread a trajectory"}, std::pair{&by_lanes, "a lane a column"},
+                                    std::pair{&by_adjoint, "the discrete adjoint"}}) {
+      compare(r, std::string("log-density with known density parameters (") + what + ")", out->value.download(), hv,
+              tol);
+      compare(r, std::string("gradient with known density parameters (") + what + ")", out->grad.download(), hg,
               is_double ? 1e-6 : 2e-2);
+      compare(r, std::string("series values (") + what + ")", out->series.download(), hs, tol);
+      compare(r, std::string("observation values (") + what + ")", out->observations.download(), ho, tol);
     }
+    const auto host_k = fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h);
     // The sd parameter (5, under no prior) is not read: its column is zero.
     bool zero = true;
     for (std::size_t b = 0; b < B; ++b) zero = zero && host_k.gradient(5, b) == T(0);

@@ -131,19 +131,28 @@ def seir_rhs(t, x, p):
     return np.stack([-inf, inf - sigma * E, sigma * E - gamma * I, gamma * I], axis=1)
 
 
+def seir_terms(saved, p, counts, mask):
+    """Each day's negative-binomial log-likelihood (B, n_save) at the states
+    `saved` (B, n_save, 4), 0 where mask is 0."""
+    p = np.atleast_2d(p)
+    sigma, rho, phi = p[:, 1], p[:, 3], p[:, 4]
+    lg = np.vectorize(math.lgamma)
+    terms = np.zeros((saved.shape[0], len(counts)))
+    for k, (y, seen) in enumerate(zip(counts, mask)):
+        if not seen:
+            continue
+        mu = rho * sigma * saved[:, k, 1]
+        terms[:, k] = (lg(y + phi) - lg(phi) - math.lgamma(y + 1.0) + phi * np.log(phi / (phi + mu))
+                       + y * np.log(mu / (phi + mu)))
+    return terms
+
+
 def seir_log_density(saved, p, counts, mask):
     """One value per trajectory at the states `saved` (B, n_save, 4), for
     exact counts where mask is 1."""
     p = np.atleast_2d(p)
     beta, sigma, gamma, rho, phi = (p[:, j] for j in range(5))
-    lg = np.vectorize(math.lgamma)
-    lp = np.zeros(saved.shape[0])
-    for k, (y, seen) in enumerate(zip(counts, mask)):
-        if not seen:
-            continue
-        mu = rho * sigma * saved[:, k, 1]
-        lp += (lg(y + phi) - lg(phi) - math.lgamma(y + 1.0) + phi * np.log(phi / (phi + mu))
-               + y * np.log(mu / (phi + mu)))
+    lp = seir_terms(saved, p, counts, mask).sum(axis=1)
 
     def lognormal(x, m, s):
         return -np.log(x) - math.log(s) - 0.5 * math.log(2 * math.pi) - (np.log(x) - m) ** 2 / (2 * s * s)

@@ -137,6 +137,34 @@ def test_log_density_and_gradient(seir_module, backend, dtype):
                 1e-2 if dtype == np.float32 else 1e-5) * scale, policy
 
 
+def test_log_density_terms(seir_module, backend, dtype):
+    """terms='observations': each day's term against the oracle's, and the
+    series' sum, as arrays of the inputs' kind; terms='series': the sums alone."""
+    m = seir_module
+    x0, p, counts, mask, _ = seir_case(dtype)
+    saved, _ = oracle.integrate(x0.astype(np.float64), p.astype(np.float64), DAYS[-1], DAYS, steps_per_unit=50,
+                                f=oracle.seir_rhs)
+    want = oracle.seir_terms(saved, p.astype(np.float64), counts, mask)
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    span = dict(data=[{"values": counts, "mask": mask}], t_span=(0.0, DAYS[-1]), save_times=DAYS, rtol=tol, atol=tol)
+    d = m.log_density(xd, pd, terms="observations", **span)
+    for a, shape in ((d.observation_values, (len(x0), 1, len(DAYS))), (d.series_values, (len(x0), 1))):
+        assert isinstance(a, backend.array_type) and a.dtype == dtype and a.shape == shape
+    got = backend.asnumpy(d.observation_values)[:, 0, :]
+    rel = 1e-4 if dtype == np.float32 else 1e-7
+    np.testing.assert_allclose(got, want, rtol=rel, atol=rel)
+    assert (got[:, mask == 0] == 0).all()
+    np.testing.assert_allclose(backend.asnumpy(d.series_values)[:, 0], got.sum(axis=1), rtol=rel)
+    s = m.log_density(xd, pd, terms="series", gradient=False, **span)
+    assert s.observation_values is None
+    np.testing.assert_allclose(backend.asnumpy(s.series_values), backend.asnumpy(d.series_values), rtol=rel)
+    n = m.log_density(xd, pd, **span)
+    assert n.series_values is None and n.observation_values is None
+    with pytest.raises(ValueError, match="terms must be"):
+        m.log_density(xd, pd, terms="all", **span)
+
+
 def test_log_density_failures_and_data_errors(seir_module, backend, dtype):
     m = seir_module
     x0, p, counts, mask, _ = seir_case(dtype)

@@ -97,7 +97,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, atol);
   const std::size_t n_system = sensitivities ? sensitivity_system<E>::n_states : E::n_states;
   const ode_options<T> o = check_problem(aug, n_system);
-  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
+  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
+                                                               pr.save_times.size());
   detail::check_device_memory(c);
   if (count == 0) return;
   // The strategy: a launcher (infer/cuda/) plans its grids and scratch, then
@@ -111,7 +112,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + E::n_params + E::n_states <= 32;
   if (!gradient) return run(detail::thread_per_trajectory_launcher<Method, false, E, Lik, Pri>(o, count));
   if constexpr (by_adjoint)
-    run(detail::discrete_adjoint_launcher<Method, E, Lik, Pri>(o, count, policy));
+    run(detail::discrete_adjoint_launcher<Method, E, Lik, Pri>(o, count, policy, !out.series_values.empty()));
   else if constexpr (by_column)
     run(detail::lane_per_column_launcher<Method, E, Lik, Pri>(o, count));
   else

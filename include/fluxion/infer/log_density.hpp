@@ -240,9 +240,11 @@ struct log_density_sink {
   static constexpr int nacc = Lik::accumulates ? given_obs : 0;
   T prev_mu[nacc > 0 ? nacc : 1] = {};
   T prev_dmu[Gradient && nacc > 0 ? nacc * columns : 1] = {};
+  // Where each term goes besides the value, when asked (infer/buffers.hpp).
+  term_outputs<T> terms = {};
 
   // The terms of the current save time, then its accumulated observables kept for the next.
-  FLUXION_HOST_DEVICE void terms() {
+  FLUXION_HOST_DEVICE void add_terms() {
     lik.each(*this);
     if constexpr (nacc > 0) {
       for (int k = 0; k < nacc; ++k) prev_mu[k] = mu[given_obs + k];
@@ -295,7 +297,7 @@ struct log_density_sink {
         if constexpr (Gradient)
           for (int k = 0; k < nobs * columns; ++k) at[std::ptrdiff_t(nobs + k) * deferred.stride] = dmu[k];
       } else {
-        terms();
+        add_terms();
       }
     }
   }
@@ -309,7 +311,7 @@ struct log_density_sink {
         for (int k = 0; k < nobs; ++k) mu[k] = at[std::ptrdiff_t(k) * deferred.stride];
         if constexpr (Gradient)
           for (int k = 0; k < nobs * columns; ++k) dmu[k] = at[std::ptrdiff_t(nobs + k) * deferred.stride];
-        terms();
+        add_terms();
       }
     }
   }
@@ -319,7 +321,7 @@ struct log_density_sink {
   FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
     const std::size_t s = save_index;
-    if (d.mask && d.mask[s] == 0) return;
+    if (d.mask && d.mask[s] == 0) return terms.observation(k, s, T(0));
     constexpr int E = series<Family, Timing>::extra_parameters;
     constexpr bool interval = series<Family, Timing>::accumulated;
     const int at = location_observable<M>(sr);
@@ -328,6 +330,7 @@ struct log_density_sink {
     if constexpr (Gradient) {
       const auto r = series_term(sr, d, s, m, p, ps);
       value += r.value;
+      terms.add(k, s, r.value);
       for (int j = 0; j < columns; ++j) {
         T dm = dmu[at * columns + j];
         if constexpr (interval) dm -= prev_dmu[sr.observable * columns + j];
@@ -339,7 +342,9 @@ struct log_density_sink {
       T extra[E > 0 ? E : 1];
       for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, s, p, ps);
       const T trials = d.trials ? d.trials[s] : T(0);
-      value += observation_value<Family>(d.values[s], trials, m, extra, std::make_integer_sequence<int, E>{});
+      const T term = observation_value<Family>(d.values[s], trials, m, extra, std::make_integer_sequence<int, E>{});
+      value += term;
+      terms.add(k, s, term);
     }
   }
 };
@@ -386,11 +391,14 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
                                                         std::ptrdiff_t ps, typename M::scalar* value_out,
                                                         typename M::scalar* grad_out, std::ptrdiff_t grad_stride,
                                                         solve_statistics& st,
-                                                        deferred_terms<typename M::scalar> deferred = {}) {
+                                                        deferred_terms<typename M::scalar> deferred = {},
+                                                        term_outputs<typename M::scalar> terms = {}) {
   using T = typename M::scalar;
   using System = if_t<Gradient, sensitivity_system<M>, M>;
   constexpr int columns = int(M::n_params + given_states_of<M>);
   log_density_sink<M, Lik, Gradient, Deferred> sink{m, lik, data, p, ps, deferred};
+  sink.terms = terms;
+  terms.clear_series(Lik::size);
   T z0[System::n_states], last[System::n_states];
   if constexpr (Gradient) {
     System::initial_state(x0, xs, z0);
@@ -406,6 +414,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   pri.each(add);
   const bool ok = status == solve_status::success;
   *value_out = ok ? sink.value : -math::special::infinity<T>();
+  if (!ok) terms.fail(Lik::size);
   if constexpr (Gradient) {
     const bool graded = has_gradient(ok, sink.value);
     for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? sink.grad[j] : T(0);
@@ -639,7 +648,9 @@ struct log_density_result {
   std::vector<T> gradients;  // [column][trajectory]; empty when not asked for
   std::vector<solve_status> status;
   std::vector<solve_statistics> stats;
+  std::vector<T> series_values;  // [series][trajectory]: each series' log-likelihood, no priors
   T gradient(std::size_t j, std::size_t b) const { return gradients[j * trajectories + b]; }
+  T series_value(std::size_t k, std::size_t b) const { return series_values[k * trajectories + b]; }
 };
 
 namespace detail {
@@ -647,7 +658,8 @@ namespace detail {
 // A host result for count trajectories (zero values, success), with room
 // for the gradient's columns when asked; its sizes checked first.
 template <class M>
-log_density_result<typename M::scalar> sized_log_density_result(std::size_t count, bool gradient) {
+log_density_result<typename M::scalar> sized_log_density_result(std::size_t count, bool gradient,
+                                                                std::size_t n_series) {
   using T = typename M::scalar;
   constexpr std::size_t columns = M::n_params + M::n_states;
   // The sizes first (result_values: a layout_error naming the block and
@@ -656,6 +668,7 @@ log_density_result<typename M::scalar> sized_log_density_result(std::size_t coun
   const std::size_t gradients = gradient ? result_values<T>("gradient", count, columns) : 0;
   const std::size_t statuses = result_values<solve_status>("status", count, 1);
   const std::size_t stats = result_values<solve_statistics>("statistics", count, 1);
+  const std::size_t series_values = n_series > 0 ? result_values<T>("series values", count, n_series) : 0;
   log_density_result<T> r;
   r.trajectories = count;
   r.columns = columns;
@@ -663,6 +676,7 @@ log_density_result<typename M::scalar> sized_log_density_result(std::size_t coun
   r.gradients.assign(gradients, T(0));
   r.status.assign(statuses, solve_status::success);
   r.stats.assign(stats, solve_statistics{});
+  r.series_values.assign(series_values, T(0));
   return r;
 }
 
@@ -703,9 +717,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   std::vector<T> atol;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
   const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
-  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out);
-  const auto& [cx, cp, cv, cg, cst, cstat, with_gradient, with_stats] = c;
+  const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
+                                                               pr.save_times.size());
+  const auto& cx = c.x0;
+  const auto& cp = c.p;
   if (count == 0) return;
+  const term_outputs<T> terms = c.terms();
   const auto views = fluxion::detail::host_series_views(data);
   const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
@@ -715,13 +732,14 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
       const T* pb = cp.data + std::ptrdiff_t(b) * cp.instance_stride;
       solve_statistics st{};
       if (gradient)
-        cst.data[b] = fluxion::detail::trajectory_log_density<Method, true>(
-            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, cg.data + b,
-            cg.element_stride, st);
+        c.status.data[b] = fluxion::detail::trajectory_log_density<Method, true>(
+            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, c.value.data + b,
+            c.gradients.data + b, c.gradients.element_stride, st, {}, terms.at(b));
       else
-        cst.data[b] = fluxion::detail::trajectory_log_density<Method, false>(
-            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, cv.data + b, nullptr, 0, st);
-      if (with_stats) cstat.data[b] = st;
+        c.status.data[b] = fluxion::detail::trajectory_log_density<Method, false>(
+            e, o, lik, views.data(), pri, xb, cx.element_stride, pb, cp.element_stride, c.value.data + b, nullptr, 0,
+            st, {}, terms.at(b));
+      if (c.with_stats) c.stats.data[b] = st;
     }
   });
 }
@@ -746,10 +764,11 @@ log_density_result<typename M::scalar> log_density(const M& m, Method method, co
   check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
   check_buffer("initial state", x0, M::n_states, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
-  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient);
+  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient, Lik::size);
   log_density(m, method, pr, lik, data, pri, count, x0, p,
               log_density_buffers<T>{std::span<T>(r.value), std::span<T>(r.gradients),
-                                     std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
+                                     std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats),
+                                     std::span<T>(r.series_values)},
               exec);
   return r;
 }

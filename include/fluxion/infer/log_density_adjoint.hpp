@@ -87,17 +87,19 @@ struct adjoint_terms {
   T* pbar;
   const T* previous = nullptr;
   T* back = nullptr;
+  term_outputs<T> terms = {};
   T value = T(0);
   bool any = false;
   template <class Family, class Timing>
   FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
-    if (d.mask && d.mask[s] == 0) return;  // a missing value adds nothing
+    if (d.mask && d.mask[s] == 0) return terms.observation(k, s, T(0));  // a missing value adds nothing
     const int at = location_observable<M>(sr);
     T location = mu[at];
     if constexpr (series<Family, Timing>::accumulated) location -= previous[sr.observable];
     const auto r = series_term(sr, d, s, location, p, ps);
     value += r.value;
+    terms.add(k, s, r.value);
     mubar[at] += r.grad[0];
     if constexpr (series<Family, Timing>::accumulated) back[sr.observable] += r.grad[0];
     for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e)
@@ -126,7 +128,8 @@ FLUXION_HOST_DEVICE void add_seeded_transpose(const T* v, const T* w, T* out, st
 // (FLUXION_ADJOINT_SAVE_GROUP: config/tuning.hpp.)
 // A likelihood with a series over intervals makes one group of all save
 // times: a term there seeds the save time before it too, which must not be
-// another thread's.
+// another thread's; so do the series' sums when asked (one thread adds to
+// each).
 inline constexpr std::size_t adjoint_save_group = FLUXION_ADJOINT_SAVE_GROUP;
 FLUXION_HOST_DEVICE constexpr std::size_t adjoint_save_group_size(std::size_t n_save, bool one_group) {
   return one_group ? (n_save > 0 ? n_save : 1) : adjoint_save_group;
@@ -164,7 +167,8 @@ template <class M, class Lik>
 FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typename M::scalar>& o, const Lik& lik,
                                             const series_view<typename M::scalar>* data, const typename M::scalar* pc,
                                             std::size_t first, std::size_t end, adjoint_tape<typename M::scalar> tape,
-                                            typename M::scalar* value, typename M::scalar* pbar) {
+                                            typename M::scalar* value, typename M::scalar* pbar,
+                                            term_outputs<typename M::scalar> outputs = {}) {
   using T = typename M::scalar;
   constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
   using ox = jacobian_entries<M, M::jacobian::obs_x>;
@@ -177,6 +181,7 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
   for (int k = 0; k < nacc; ++k) previous[k] = T(0);
   *value = T(0);
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
+  if (first == 0) outputs.clear_series(Lik::size);  // one group from 0 where they are asked
   for (std::size_t s = first; s < end; ++s) {
     T seed[n];
     for (int i = 0; i < n; ++i) seed[i] = T(0);
@@ -187,7 +192,7 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
       m.observe(ts, y, 1, pc, 1, mu, 1);
       for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
       for (int k = 0; k < nacc; ++k) back[k] = T(0);
-      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar, previous, back};
+      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar, previous, back, outputs};
       lik.each(terms);
       // The accumulated observable k reads state given_n + k alone (its
       // Jacobian's entry is 1): the previous save time's seed loses back[k].
@@ -251,7 +256,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
     const M& m, const ode_options<typename M::scalar>& o, const Lik& lik, const series_view<typename M::scalar>* data,
     const Pri& pri, const typename M::scalar* x0, std::ptrdiff_t xs, const typename M::scalar* p, std::ptrdiff_t ps,
     typename M::scalar* value_out, typename M::scalar* grad_out, std::ptrdiff_t grad_stride, solve_statistics& st,
-    adjoint_tape<typename M::scalar> tape) {
+    adjoint_tape<typename M::scalar> tape, term_outputs<typename M::scalar> terms = {}) {
   using T = typename M::scalar;
   constexpr int n = int(M::n_states), np = int(M::n_params);
   adjoint_recorder<M> rec{tape, o.n_save};
@@ -263,16 +268,19 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
   T value = T(0), pbar[np > 0 ? np : 1], ybar[n];
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
   for (int i = 0; i < n; ++i) ybar[i] = T(0);
+  terms.clear_series(Lik::size);  // sums of nothing where there are no save times
   if (ok) {
-    const std::size_t group = adjoint_save_group_size(o.n_save, Lik::accumulates);
+    const std::size_t group = adjoint_save_group_size(o.n_save, Lik::accumulates || terms.series != nullptr);
     for (std::size_t first = 0; first < o.n_save; first += group) {
       const std::size_t end = first + group < o.n_save ? first + group : o.n_save;
       T group_value, group_pbar[np > 0 ? np : 1];
-      adjoint_save_terms(m, o, lik, data, pc, first, end, tape, &group_value, group_pbar);
+      adjoint_save_terms(m, o, lik, data, pc, first, end, tape, &group_value, group_pbar, terms);
       value += group_value;
       for (int j = 0; j < np; ++j) pbar[j] += group_pbar[j];
     }
     adjoint_finish<Method>(m, o, pri, pc, rec, &value, pbar, ybar, st);
+  } else {
+    terms.fail(Lik::size);
   }
   write_adjoint_result<M>(ok, value, pbar, ybar, value_out, grad_out, grad_stride);
   return status;
@@ -304,7 +312,8 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
   const auto views = fluxion::detail::host_series_views(data);
-  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, true);
+  log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, true, Lik::size);
+  const term_outputs<T> terms{r.series_values.data(), nullptr, std::ptrdiff_t(count), o.n_save};
   const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<E>(o.n_save, how.recorded_steps);
   const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * 3;
@@ -315,7 +324,8 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
           e, o, lik, views.data(), pri, cx.data + std::ptrdiff_t(b) * cx.instance_stride, cx.element_stride,
           cp.data + std::ptrdiff_t(b) * cp.instance_stride, cp.element_stride, &r.value[b], r.gradients.data() + b,
           std::ptrdiff_t(count), r.stats[b],
-          fluxion::detail::adjoint_tape<T>::template contiguous<E>(tape.data(), o.n_save, how.recorded_steps));
+          fluxion::detail::adjoint_tape<T>::template contiguous<E>(tape.data(), o.n_save, how.recorded_steps),
+          terms.at(b));
   });
   return r;
 }

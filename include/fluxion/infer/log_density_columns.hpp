@@ -67,6 +67,9 @@ struct member_log_density_sink {
   std::size_t n_save;
   T value = T(0);  // this member's share of the observation terms
   T grad = T(0);   // d log p / d theta_column (members 1 ..)
+  term_outputs<T> terms = {};  // where the terms go besides the value, when asked
+  static constexpr std::size_t n_series = std::remove_cv_t<Lik>::size;
+  T series_share[n_series > 0 ? n_series : 1] = {};  // this member's share of each series' sum
 
   FLUXION_HOST_DEVICE int column() const { return int(group.rank()) - 1; }
   // Value k of member j's slot.
@@ -131,10 +134,13 @@ struct member_log_density_sink {
       const int me = int(sink.group.rank());
       if (d.mask && d.mask[s] == 0) {
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = T(0);
+        sink.terms.observation(k, s, T(0));
       } else {
         const T mu = sink.location(0, s, sr);
         const auto r = series_term(sr, d, s, mu, sink.p, sink.ps);
         sink.value += r.value;
+        sink.series_share[k] += r.value;
+        sink.terms.observation(k, s, r.value);
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = r.grad[j];
       }
       q += E + 1;
@@ -171,6 +177,11 @@ struct member_log_density_sink {
         lik.each(f);
       }
       group.sync();
+      if (terms.series)  // the same on every member
+        for (std::size_t k = 0; k < n_series; ++k) {
+          const T sum = group.sum(series_share[k]);
+          if (column() < 0) terms.series[std::ptrdiff_t(k) * terms.stride] = sum;
+        }
       if (column() >= 0)
         for (std::size_t s = 0; s < n_save; ++s) {
           chain_at f{*this, s, int(s % G)};
@@ -209,7 +220,8 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
     const M& m, const Group& g, const ode_options<typename M::scalar>& o, const Lik& lik,
     const series_view<typename M::scalar>* data, const Pri& pri, const typename M::scalar* x0, std::ptrdiff_t xs,
     const typename M::scalar* p, std::ptrdiff_t ps, typename M::scalar* value_out, typename M::scalar* grad_out,
-    std::ptrdiff_t grad_stride, solve_statistics& st, deferred_terms<typename M::scalar> deferred) {
+    std::ptrdiff_t grad_stride, solve_statistics& st, deferred_terms<typename M::scalar> deferred,
+    term_outputs<typename M::scalar> terms = {}) {
   using T = typename M::scalar;
   using system = sensitivity_columns_system<M, Group>;
   constexpr int n = int(M::n_states);
@@ -218,6 +230,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
   sys.initial_share(x0, xs, z0);
   const trajectory_io<T> io{z0, 1, p, ps, nullptr, 0, 0, last, 1};
   member_log_density_sink<M, Lik, Group> sink{m, lik, data, p, ps, deferred, g, o.n_save};
+  sink.terms = terms;
   const solve_status status = stepper_of<Method, system>::type::run(sys, o, io, st, sink);
   const bool ok = status == solve_status::success;
   if (ok) sink.finish();  // the same on every member: the status is the group's
@@ -225,9 +238,12 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
   member_prior_sum<T> add{p, ps, sys.column(), &value, &sink.grad};
   pri.each(add);
   const int c = sys.column();
-  if (c < 0) *value_out = ok ? value : -math::special::infinity<T>();
-  else if (c < int(M::n_params + given_states_of<M>))  // the given model's columns
+  if (c < 0) {
+    *value_out = ok ? value : -math::special::infinity<T>();
+    if (!ok) terms.fail(Lik::size);
+  } else if (c < int(M::n_params + given_states_of<M>)) {  // the given model's columns
     grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
+  }
   return status;
 }
 

@@ -178,7 +178,9 @@ distributed_log_density<typename M::scalar> log_density(MPI_Comm comm, const M& 
   r.owned = owned_range(count, rank_of(comm), size_of(comm));
   {
     const detail::private_comm c(comm);
-    detail::agree(c.get(), [&] { r.local = fluxion::detail::sized_log_density_result<M>(r.owned.size(), gradient); });
+    // (The distributed result carries no series values: 0 series.)
+    detail::agree(c.get(),
+                  [&] { r.local = fluxion::detail::sized_log_density_result<M>(r.owned.size(), gradient, 0); });
   }
   r.report = log_density(comm, m, method, pr, lik, data, pri, count, x0, p, detail::buffers_of(r.local), d);
   return r;

@@ -94,10 +94,10 @@ template <class M, class Lik, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TERMS_MIN_BLOCKS) adjoint_terms_kernel(
     M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data, std::size_t count,
     const T* __restrict__ p, strides ps, const solve_status* __restrict__ status, T* __restrict__ tapes,
-    std::int32_t recorded_steps, T* __restrict__ partials) {
+    std::int32_t recorded_steps, T* __restrict__ partials, fluxion::term_outputs<T> terms, bool one_group) {
   constexpr int np = int(M::n_params);
-  const std::size_t group = fluxion::detail::adjoint_save_group_size(o.n_save, Lik::accumulates);
-  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save, Lik::accumulates);
+  const std::size_t group = fluxion::detail::adjoint_save_group_size(o.n_save, one_group);
+  const std::size_t groups = fluxion::detail::adjoint_save_groups(o.n_save, one_group);
   for (std::size_t w = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < groups * count;
        w += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t g = w / count, b = w % count;
@@ -107,7 +107,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_TE
     for (int j = 0; j < np; ++j) pc[j] = p[i * ps.instance + std::ptrdiff_t(j) * ps.element];
     const std::size_t first = g * group, end = first + group < o.n_save ? first + group : o.n_save;
     fluxion::detail::adjoint_save_terms(m, o, lik, data, pc, first, end,
-                                        trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), &value, pbar);
+                                        trajectory_tape<M>(tapes, b, count, o.n_save, recorded_steps), &value, pbar,
+                                        terms.at(b));
     T* out = partials + g * std::size_t(1 + np) * count + b;
     out[0] = value;
     for (int j = 0; j < np; ++j) out[std::size_t(1 + j) * count] = pbar[j];
@@ -120,7 +121,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     const solve_status* __restrict__ status, T* __restrict__ tapes, std::int32_t recorded_steps,
     const std::int32_t* __restrict__ steps, const std::uint32_t* __restrict__ order, const T* __restrict__ partials,
     T* __restrict__ value, T* __restrict__ gradients, std::size_t grad_stride, solve_statistics* __restrict__ stats,
-    bool aligned, std::size_t groups) {
+    bool aligned, std::size_t groups, fluxion::term_outputs<T> terms, std::size_t n_series) {
   constexpr int n = int(M::n_states), np = int(M::n_params);
   for (std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count;
        t += std::size_t(gridDim.x) * blockDim.x) {
@@ -153,6 +154,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
       fluxion::detail::adjoint_finish<Method>(m, o, pri, pc, rec, &v, pbar, ybar, st, aligned_to);
       if (stats) stats[b] = st;
     }
+    if (!ok) terms.at(b).fail(n_series);
+    else if (groups == 0) terms.at(b).clear_series(n_series);  // no save times: no terms kernel, sums of nothing
     fluxion::detail::write_adjoint_result<M>(ok, v, pbar, ybar, value + i, gradients + i, std::ptrdiff_t(grad_stride));
   }
 }
@@ -182,12 +185,15 @@ class discrete_adjoint_launcher {
  public:
   using T = typename M::scalar;
 
-  discrete_adjoint_launcher(const ode_options<T>& o, std::size_t count, const discrete_adjoint& how)
-      : recorded_steps_(how.recorded_steps),
+  // series_sums: the series' sums are asked for (the terms in one group a trajectory, as for a series over intervals).
+  discrete_adjoint_launcher(const ode_options<T>& o, std::size_t count, const discrete_adjoint& how,
+                            bool series_sums = false)
+      : one_group_(Lik::accumulates || series_sums),
+        recorded_steps_(how.recorded_steps),
         sorted_(how.backward_by_steps),
         aligned_(how.aligned_backward),
         tape_values_(fluxion::detail::adjoint_tape<T>::template values<M>(slot_saves(o), recorded_steps_)),
-        save_groups_(fluxion::detail::adjoint_save_groups(o.n_save, Lik::accumulates)),
+        save_groups_(fluxion::detail::adjoint_save_groups(o.n_save, one_group_)),
         partial_values_(save_groups_ * (1 + M::n_params)),
         step_bins_(sorted_ ? std::size_t(recorded_steps_) + 1 : 0) {
     slot_bytes_ = (tape_values_ + partial_values_) * sizeof(T) + sizeof(std::int32_t);
@@ -224,20 +230,22 @@ class discrete_adjoint_launcher {
           m, o, c, x0c, io.xs, pc, io.ps, io.status + c0, statsc, tapes, recorded_steps_, steps);
       if (save_groups_ > 0)  // no save times: no terms, and a grid of no blocks is a launch error
         terms<<<grid_for(terms_capacity_, threads, save_groups_ * c), threads, 0, stream>>>(
-            m, o, lik, views, c, pc, io.ps, io.status + c0, tapes, recorded_steps_, partials);
+            m, o, lik, views, c, pc, io.ps, io.status + c0, tapes, recorded_steps_, partials, io.terms.at(c0),
+            one_group_);
       if (sorted_) {
         launched = order_by_steps(steps, c, recorded_steps_, bins, order, stream);
         if (launched != cudaSuccess) break;  // no backward pass with an order not written
       }
       backward<<<grid_for(backward_capacity_, threads, c), threads, 0, stream>>>(
           m, o, pri, c, pc, io.ps, io.status + c0, tapes, recorded_steps_, steps, order, partials, io.value + c0,
-          io.gradients + c0, count, statsc, aligned_, save_groups_);
+          io.gradients + c0, count, statsc, aligned_, save_groups_, io.terms.at(c0), Lik::size);
       if (launched == cudaSuccess) launched = cudaGetLastError();
     }
     return launched;
   }
 
  private:
+  bool one_group_;
   std::int32_t recorded_steps_;
   bool sorted_, aligned_;
   std::size_t tape_values_, save_groups_, partial_values_, step_bins_;

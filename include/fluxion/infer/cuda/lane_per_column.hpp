@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLO
                                Pri pri, std::size_t count, const T* __restrict__ x0, strides xs,
                                const T* __restrict__ p, strides ps, T* __restrict__ value, T* __restrict__ gradients,
                                solve_status* __restrict__ status, solve_statistics* __restrict__ stats,
-                               T* __restrict__ scratch) {
+                               T* __restrict__ scratch, fluxion::term_outputs<T> terms) {
   constexpr int G = int(1 + M::n_params + M::n_states);
   constexpr unsigned per_warp = 32u / unsigned(G);
   const unsigned lane = threadIdx.x % 32u, group = lane / unsigned(G);
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(columns_block_threads, FLUXION_COLUMNS_MIN_BLO
     solve_statistics st{};
     const solve_status s = fluxion::detail::trajectory_log_density_members<Method>(
         m, g, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
-        gradients + i, std::ptrdiff_t(count), st, deferred);
+        gradients + i, std::ptrdiff_t(count), st, deferred, terms.at(b));
     if (g.rank() == 0) {
       status[b] = s;
       if (stats) stats[b] = st;
@@ -118,7 +118,7 @@ class lane_per_column_launcher {
                      const log_density_io<T>& io, T* scratch, cudaStream_t stream) const {
     log_density_columns_kernel<Method><<<blocks_, columns_block_threads, 0, stream>>>(
         m, o, lik, views, pri, count, io.x0, io.xs, io.p, io.ps, io.value, io.gradients, io.status, io.stats,
-        scratch);
+        scratch, io.terms);
     return cudaSuccess;
   }
 

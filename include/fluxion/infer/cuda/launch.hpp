@@ -99,6 +99,7 @@ struct log_density_io {
   T* gradients;  // null for the value alone
   solve_status* status;
   solve_statistics* stats;
+  fluxion::term_outputs<T> terms;  // trajectory 0's; null where not asked for
 };
 
 // Runs one strategy's launcher (thread_per_trajectory_launcher,
@@ -152,7 +153,8 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
   const auto* views = reinterpret_cast<const fluxion::detail::series_view<T>*>(device + at_views);
   T* scratch = reinterpret_cast<T*>(device + at_scratch);
   const log_density_io<T> io{c.x0.data,    strides_of(c.x0), c.p.data,      strides_of(c.p),
-                             c.value.data, c.gradients.data, c.status.data, c.with_stats ? c.stats.data : nullptr};
+                             c.value.data, c.gradients.data, c.status.data, c.with_stats ? c.stats.data : nullptr,
+                             c.terms()};
   cudaError_t launched = launcher.launch(m, o, lik, views, pri, count, io, scratch, stream);
   if (launched == cudaSuccess) launched = cudaGetLastError();
   cudaFreeAsync(device, stream);

@@ -35,7 +35,8 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
     log_density_kernel(M m, ode_options<T> o, Lik lik, const fluxion::detail::series_view<T>* __restrict__ data,
                        Pri pri, std::size_t count, const T* __restrict__ x0, strides xs, const T* __restrict__ p,
                        strides ps, T* __restrict__ value, T* __restrict__ gradients,
-                       solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ scratch) {
+                       solve_status* __restrict__ status, solve_statistics* __restrict__ stats, T* __restrict__ scratch,
+                       fluxion::term_outputs<T> terms) {
   const std::size_t slot = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t slots = std::size_t(gridDim.x) * blockDim.x;
   const fluxion::detail::deferred_terms<T> deferred{scratch + slot, std::ptrdiff_t(slots)};
@@ -44,7 +45,7 @@ __global__ void FLUXION_LOG_DENSITY_LAUNCH_BOUNDS
     solve_statistics st{};
     status[b] = fluxion::detail::trajectory_log_density<Method, Gradient, true>(
         m, o, lik, data, pri, x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, value + i,
-        Gradient ? gradients + i : nullptr, std::ptrdiff_t(count), st, deferred);
+        Gradient ? gradients + i : nullptr, std::ptrdiff_t(count), st, deferred, terms.at(b));
     if (stats) stats[b] = st;
   }
 }
@@ -69,7 +70,7 @@ class thread_per_trajectory_launcher {
                      const log_density_io<T>& io, T* scratch, cudaStream_t stream) const {
     log_density_kernel<Method, Gradient><<<blocks_, block_threads, 0, stream>>>(
         m, o, lik, views, pri, count, io.x0, io.xs, io.p, io.ps, io.value,
-        Gradient ? io.gradients : static_cast<T*>(nullptr), io.status, io.stats, scratch);
+        Gradient ? io.gradients : static_cast<T*>(nullptr), io.status, io.stats, scratch, io.terms);
     return cudaSuccess;
   }
 

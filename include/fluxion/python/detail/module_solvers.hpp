@@ -183,10 +183,18 @@ struct bound_solvers {
 
   template <class T>
   static py::object log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
-                                method how, gpu_policy policy, bool gradient, const py::object& threads);
+                                method how, gpu_policy policy, bool gradient, const std::string& terms,
+                                const py::object& threads);
 };
 
 namespace detail {
+
+// The number of series of a spec's likelihood (0 without one).
+template <class Spec>
+constexpr std::size_t series_count() {
+  if constexpr (has_log_density<Spec>) return std::remove_cvref_t<decltype(Spec::likelihood)>::size;
+  else return 0;
+}
 
 // One series' data from a dict: "values" (n_save,), and optionally "mask"
 // (n_save,) of 0 (missing) and 1, "trials" (n_save,), "censoring" (n_save,)
@@ -267,7 +275,8 @@ series_values<T> read_series(const py::handle& item, std::size_t k) {
 template <class Spec>
 template <class T>
 py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
-                                            method how, gpu_policy policy, bool gradient, const py::object& threads) {
+                                            method how, gpu_policy policy, bool gradient, const std::string& terms,
+                                            const py::object& threads) {
   const bool device = c.device >= 0;
   const auto& table = B::template solvers<T>(device);
   if (!has_log_density<Spec>)
@@ -299,10 +308,21 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   result_arrays out(c.first());
   const std::size_t value = out.add(dt, {py::ssize_t(count)});
   const std::size_t grad = gradient ? out.add(dt, {py::ssize_t(columns), py::ssize_t(count)}) : 0;
+  // The terms, when asked: [series][trajectory] and [series][save time][trajectory].
+  const std::size_t n_series = detail::series_count<Spec>(), n_save = pv.save_times.size();
+  const bool with_series = terms != "none", with_observations = terms == "observations";
+  if (terms != "none" && terms != "series" && terms != "observations")
+    throw py::value_error("terms must be 'none', 'series' or 'observations', got '" + terms + "'");
+  const std::size_t series_at = with_series ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(count)}) : 0;
+  const std::size_t observations_at =
+      with_observations ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(n_save), py::ssize_t(count)}) : 0;
   const auto st = detail::add_status_results(out, count);
   out.make();
   call.out.value = std::span<T>(out.data<T>(value), count);
   if (gradient) call.out.gradients = std::span<T>(out.data<T>(grad), columns * count);
+  if (with_series) call.out.series_values = std::span<T>(out.data<T>(series_at), n_series * count);
+  if (with_observations)
+    call.out.observation_values = std::span<T>(out.data<T>(observations_at), n_series * n_save * count);
   call.out.status = std::span<solve_status>(out.data<solve_status>(st.status), count);
   call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(st.stats), count);
   if (device) {
@@ -317,6 +337,11 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), out.array(grad), {1, 0})) : py::object(py::none());
   r["status"] = as_result(c.first(), out.array(st.status));
   r["stats"] = detail::stats_dict(c, out.array(st.stats));
+  r["series_values"] = with_series ? as_result(c.first(), permuted(c.first(), out.array(series_at), {1, 0}))
+                                   : py::object(py::none());
+  r["observation_values"] = with_observations
+                                ? as_result(c.first(), permuted(c.first(), out.array(observations_at), {2, 0, 1}))
+                                : py::object(py::none());
   return detail::simple_namespace(r);
 }
 
@@ -359,7 +384,7 @@ void define_solvers(py::module_& m) {
       [](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
          const py::object& save_times, const std::string& method_name, double rtol, double atol,
          const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient,
-         const std::string& policy, const py::object& threads) {
+         const std::string& terms, const std::string& policy, const py::object& threads) {
         auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
         const method how = detail::method_of(method_name);
         const gpu_policy pol = detail::policy_of(policy, true);
@@ -368,16 +393,19 @@ void define_solvers(py::module_& m) {
           detail::problem_values<T> pv;
           detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
                                false);
-          return S::template log_density<T>(c, pv, data, how, pol, gradient, threads);
+          return S::template log_density<T>(c, pv, data, how, pol, gradient, terms, threads);
         });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
       py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
-      py::arg("gradient") = true, py::arg("policy") = "thread", py::arg("threads") = py::none(),
+      py::arg("gradient") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
+      py::arg("threads") = py::none(),
       "The log-density of every trajectory given the data (one dict a series of the module's likelihood) and "
-      "the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. A "
-      "trajectory whose integration fails has value -inf, gradient 0, and its status says why.");
+      "the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
+      "terms='series' adds series_values (B, n_series), each series' log-likelihood; 'observations' also "
+      "observation_values (B, n_series, n_save), each observation's term (0 where missing). A trajectory "
+      "whose integration fails has value -inf (and terms -inf), gradient 0, and its status says why.");
 }
 
 }  // namespace fluxion::python
