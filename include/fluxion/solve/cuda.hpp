@@ -221,12 +221,11 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
     o.atol_per_state = n_atol ? table + o.n_save : nullptr;
   }
   using stepper = typename stepper_of<Method, M>::type;
-  const detail::strides xs{cx.element_stride, cx.instance_stride}, ps{cp.element_stride, cp.instance_stride};
+  const detail::strides xs = detail::strides_of(cx), ps = detail::strides_of(cp);
   solve_statistics* const stats = with_stats ? cstat.data : nullptr;
   if constexpr (by_warp) {
-    const std::size_t per_block = threads / 32u;
-    const std::size_t needed = (count + per_block - 1) / per_block;
-    const unsigned blocks = unsigned(needed < 65535u * 32u ? needed : 65535u * 32u);
+    // A trajectory a warp: threads / 32 trajectories a block.
+    const unsigned blocks = detail::grid_for(65535u * 32u, threads / 32u, count);
     if (o.n_save > 0)
       detail::integrate_warp_kernel<Method, M, T, true><<<blocks, threads, shared_bytes, stream>>>(
           m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
