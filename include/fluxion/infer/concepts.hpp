@@ -12,7 +12,8 @@
 //                              and parameter_count parameters
 //   fx::prior_density<P>       p.log_density(x), p.log_density_partials(x)
 //                              (fx::partials<T, 1>), p.transform() (infer/priors.hpp)
-//   fx::series_likelihood<L>   an fx::likelihood of fx::series<F>, each F an observation family
+//   fx::series_likelihood<L>   an fx::likelihood of fx::series<F> (or fx::interval_series<F>),
+//                              each F an observation family
 //   fx::prior_list<P>          an fx::priors of fx::prior_on<Q>, each Q a prior density
 #include <concepts>
 #include <cstddef>
@@ -106,7 +107,8 @@ constexpr auto require_log_density() {
                 "fluxion::vern7): its gradient integrates sensitivities or an adjoint with explicit methods only.");
   static_assert(series_likelihood<Lik>,
                 "fluxion: the likelihood of a log-density must satisfy fluxion::series_likelihood: an "
-                "fluxion::likelihood of fluxion::series<Family>, each Family a fluxion::observation_family.");
+                "fluxion::likelihood of fluxion::series<Family> (or fluxion::interval_series<Family>), each Family a "
+                "fluxion::observation_family.");
   static_assert(prior_list<Pri>,
                 "fluxion: the priors of a log-density must satisfy fluxion::prior_list: fluxion::priors of "
                 "fluxion::prior_on<Prior>, each Prior a fluxion::prior_density (fluxion::priors<>{} for none).");
