@@ -22,12 +22,19 @@
 //   std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask}};
 //   auto r = fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0), fx::soa(p));
 //   r.value[b], r.gradient(j, b)      // columns j: the parameters, then the initial states
+//   r.series_value(k, b)              // series k's log-likelihood (its terms summed, no priors)
 //
 // or into buffers the caller owns, in the same layout (an empty gradients
-// span asks for the value alone):
+// span asks for the value alone; each series' value and each observation's
+// term on request, infer/buffers.hpp):
 //
 //   fx::log_density_buffers<double> out{value, gradients, status, stats};
 //   fx::host::log_density(M{}, fx::tsit5{}, problem, lik, data, pri, B, fx::soa(x0), fx::soa(p), out);
+//
+// A series over intervals (fx::interval_series<F>, infer/likelihood.hpp)
+// observes its observable's integral between consecutive save times: the
+// log-density then integrates the model with its observables accumulated
+// (integrated_model_t, compile/accumulated.hpp) and takes differences.
 //
 // Series: `observable` is the flat index of an observable of the model, the
 // density's location: normal's mean, log-normal's median (mu = log of it),
