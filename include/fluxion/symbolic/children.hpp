@@ -91,19 +91,6 @@ struct same_indices {
   using fn = I;
 };
 
-// A stage node Node<V, A> (at_previous, if_next): a binder over its stage
-// variable V, which it also reads itself, with one child A; Make is its
-// constructor in simplify.
-template <template <index_variable, class> class Node, template <class, class> class Make, rebinding R, class V,
-          class A>
-struct node_stage : node_binder<V, R, A> {
-  using indices = type_list<V>;
-  template <class F>
-  using map = Node<V, typename F::template fn<A>>;
-  template <class F, class G = same_indices>
-  using make = Make<typename stage_variable<typename G::template fn<V>>::type, typename F::template fn<A>>;
-};
-
 }  // namespace detail
 
 template <class E>
@@ -159,11 +146,24 @@ struct node_traits<reduce<Op, V, A>> : detail::node_binder<V, rebinding::every_e
 };
 
 template <class V, class A>
-struct node_traits<at_previous<V, A>>
-    : detail::node_stage<at_previous, simplify::make_at_previous, rebinding::previous_stage, V, A> {};
+struct node_traits<at_previous<V, A>> : detail::node_binder<V, rebinding::previous_stage, A> {
+  using indices = detail::type_list<V>;
+  template <class F>
+  using map = at_previous<V, typename F::template fn<A>>;
+  template <class F, class G = detail::same_indices>
+  using make = simplify::make_at_previous<typename detail::stage_variable<typename G::template fn<V>>::type,
+                                          typename F::template fn<A>>;
+};
 
 template <class V, class A>
-struct node_traits<if_next<V, A>> : detail::node_stage<if_next, simplify::make_if_next, rebinding::none, V, A> {};
+struct node_traits<if_next<V, A>> : detail::node_binder<V, rebinding::none, A> {
+  using indices = detail::type_list<V>;
+  template <class F>
+  using map = if_next<V, typename F::template fn<A>>;
+  template <class F, class G = detail::same_indices>
+  using make = simplify::make_if_next<typename detail::stage_variable<typename G::template fn<V>>::type,
+                                      typename F::template fn<A>>;
+};
 
 template <class I, class J>
 struct node_traits<kdelta<I, J>> : detail::node_leaf<kdelta<I, J>, I, J> {
