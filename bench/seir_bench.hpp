@@ -47,6 +47,20 @@ std::vector<fx::series_data<T>> series_of(const std::vector<fx::observation<T>>&
   return {{.values = v, .mask = m}};
 }
 
+// The median of 3 timed calls of f after one untimed (milliseconds).
+template <class F>
+double median_ms(F&& f) {
+  f();
+  std::vector<double> t;
+  for (int r = 0; r < 3; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[1];
+}
+
 // Host, one thread: a plain solve, the log-density, and with its gradient.
 inline void host_costs(std::size_t n, const seir::synthetic& data) {
   using M = fx::compiled<seir::model, double>;
@@ -61,17 +75,7 @@ inline void host_costs(std::size_t n, const seir::synthetic& data) {
   one.simd_lanes = false;
   const auto xs = fx::soa(std::span<const double>(x0));
   const auto ps = fx::soa(std::span<const double>(p));
-  const auto time_ms = [](auto&& f) {
-    f();
-    std::vector<double> t;
-    for (int r = 0; r < 3; ++r) {
-      const auto a = std::chrono::steady_clock::now();
-      f();
-      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[1];
-  };
+  const auto time_ms = [](auto&& f) { return median_ms(f); };
   std::size_t steps_solve = 0, steps_grad = 0;
   const double solve = time_ms([&] {
     const auto r = fx::host::integrate(M{}, fx::tsit5{}, pr, n, xs, ps, one);

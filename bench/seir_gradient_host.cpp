@@ -67,16 +67,7 @@ void age_structured(std::size_t n) {
   one.simd_lanes = false;
   const auto xs = fx::soa(std::span<const double>(x0));
   const auto ps = fx::soa(std::span<const double>(p));
-  const auto time_ms = [](auto&& f) {
-    std::vector<double> t;
-    for (int r = 0; r < 3; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      f();
-      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[1];
-  };
+  const auto time_ms = [](auto&& f) { return seir_bench::median_ms(f); };
   fx::log_density_result<double> forward, adjoint;
   const double solve = time_ms([&] { fx::host::integrate(M{}, fx::tsit5{}, pr, n, xs, ps, one); });
   const double fwd = time_ms([&] {

@@ -12,7 +12,6 @@
 //
 //   fluxion-bench-seir-weekly [N]   (default 500 parameter sets: bench/seir_bench.hpp's)
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -58,17 +57,7 @@ using Plain = fx::compiled<model, double>;
 using Windowed = fx::compiled<windowed, double>;
 static_assert(Windowed::n_states == 14 && Windowed::n_observables == 10);
 
-template <class F>
-double median_ms(F&& f) {
-  std::vector<double> t;
-  for (int r = 0; r < 3; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[1];
-}
+using seir_bench::median_ms;
 
 template <class R>
 void print(const char* form, const char* method, std::size_t n, double ms, const R& r, std::size_t columns) {

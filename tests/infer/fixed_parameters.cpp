@@ -19,16 +19,14 @@
 #include <fluxion/infer/log_density_columns.hpp>
 
 #include "log_density_fixtures.hpp"
-#include "support/host_members.hpp"
+#include "log_density_harness.hpp"
 
-#include <barrier>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <numbers>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace fx = fluxion;
@@ -107,19 +105,7 @@ void check_against(const fx::log_density_result<double>& r, const inputs& in, co
   }
 }
 
-// The data_error's message that f throws (fails when it throws none).
-template <class F>
-std::string data_error_of(const F& f) {
-  try {
-    f();
-  } catch (const fx::data_error& e) {
-    return e.what();
-  } catch (const std::exception& other) {
-    FAIL("expected fluxion::data_error, got " << other.what());
-  }
-  FAIL("expected fluxion::data_error, nothing was thrown");
-  return {};
-}
+using log_density_harness::data_error_of;
 
 }  // namespace
 
@@ -152,33 +138,16 @@ TEST_CASE("a member per sensitivity column reads fixed and per-observation sds a
   const std::vector<double> s = {0.25, 0.6, not_a_number, 1.3};
   const std::vector<fx::series_data<double>> data = {{.values = obs, .mask = mask},
                                                      {.values = obs, .mask = mask, .parameter_values = s}};
-  const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data));
-  std::vector<double> atol;
-  const auto aug = fx::detail::check_log_density<M>(problem(), lik, std::span(data), fx::priors<>{}, true, atol);
-  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
-  using Sink = fx::detail::member_log_density_sink<M, decltype(lik), support::host_members<double>>;
-  constexpr int G = 1 + int(columns);
   const inputs in;
   const std::vector<double> fixed_s(ts.size(), 0.4);
   for (std::size_t b = 0; b < inputs::B; ++b) {
     INFO("trajectory " << b);
     const double xb[1] = {in.x0[b]}, tb[3] = {in.k(b), in.c(b), not_a_number};
-    std::vector<double> scratch(G * Sink::slot_values(ts.size()), not_a_number), slots(G);
     double value = not_a_number, grad[columns];
     for (double& g : grad) g = not_a_number;
-    std::vector<fx::solve_status> status(G);
-    std::vector<fx::solve_statistics> stats(G);
-    std::barrier<> meet(G);
-    std::vector<std::thread> members;
-    for (unsigned r = 0; r < unsigned(G); ++r)
-      members.emplace_back([&, r] {
-        const support::host_members<double> g{r, unsigned(G), &meet, slots.data()};
-        status[r] = fx::detail::trajectory_log_density_members<fx::tsit5>(
-            M{}, g, o, lik, views.data(), fx::priors<>{}, xb, 1, tb, 1, &value, grad, 1, stats[r],
-            fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)});
-      });
-    for (auto& t : members) t.join();
-    for (int r = 0; r < G; ++r) REQUIRE(status[std::size_t(r)] == fx::solve_status::success);
+    const auto status = log_density_harness::members_log_density<fx::tsit5, M>(problem(), lik, data, fx::priors<>{},
+                                                                                xb, tb, &value, grad, 1);
+    for (const auto st : status) REQUIRE(st == fx::solve_status::success);
     const exact_result a = closed_form(in.k(b), in.c(b), in.x0[b], fixed_s), e = closed_form(in.k(b), in.c(b), in.x0[b], s);
     CHECK_THAT(value, WithinRel(a.value + e.value, 1e-9));
     for (std::size_t j = 0; j < columns; ++j) {

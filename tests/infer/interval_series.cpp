@@ -24,16 +24,14 @@
 #include <fluxion/infer/log_density_columns.hpp>
 
 #include "log_density_fixtures.hpp"
-#include "support/host_members.hpp"
+#include "log_density_harness.hpp"
 
 #include <array>
-#include <barrier>
 #include <cmath>
 #include <complex>
 #include <cstddef>
 #include <numbers>
 #include <span>
-#include <thread>
 #include <vector>
 
 namespace fx = fluxion;
@@ -135,33 +133,15 @@ TEST_CASE("counts over intervals: a member per sensitivity column gives the clos
   const std::vector<fx::series_data<double>> data = {{.values = counts, .mask = mask}};
   using E = fx::detail::integrated_model_t<M, std::remove_cvref_t<decltype(relax_counts)>>;
   STATIC_REQUIRE(E::n_states == 2);
-  const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data));
-  std::vector<double> atol;
-  const auto aug = fx::detail::check_log_density<M>(problem(), relax_counts, std::span(data), fx::priors<>{}, true, atol);
-  const auto o = fx::check_problem(aug, fx::sensitivity_system<E>::n_states);
-  using Sink = fx::detail::member_log_density_sink<E, std::remove_cvref_t<decltype(relax_counts)>,
-                                                   support::host_members<double>>;
-  constexpr int G = 1 + int(E::n_params + E::n_states);
   const inputs in;
   for (std::size_t b = 0; b < inputs::B; ++b) {
     INFO("trajectory " << b);
     const double xb[1] = {in.x0[b]}, tb[3] = {in.th[b], in.th[inputs::B + b], 1};
-    std::vector<double> scratch(G * Sink::slot_values(ts.size()), std::nan("")), slots(G);
     double value = std::nan(""), grad[columns + 1];
     for (double& g : grad) g = std::nan("");
-    std::vector<fx::solve_status> status(G);
-    std::vector<fx::solve_statistics> stats(G);
-    std::barrier<> meet(G);
-    std::vector<std::thread> members;
-    for (unsigned r = 0; r < unsigned(G); ++r)
-      members.emplace_back([&, r] {
-        const support::host_members<double> g{r, unsigned(G), &meet, slots.data()};
-        status[r] = fx::detail::trajectory_log_density_members<fx::tsit5>(
-            E{}, g, o, relax_counts, views.data(), fx::priors<>{}, xb, 1, tb, 1, &value, grad, 1, stats[r],
-            fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)});
-      });
-    for (auto& t : members) t.join();
-    for (int r = 0; r < G; ++r) REQUIRE(status[std::size_t(r)] == fx::solve_status::success);
+    const auto status = log_density_harness::members_log_density<fx::tsit5, M>(problem(), relax_counts, data,
+                                                                                fx::priors<>{}, xb, tb, &value, grad, 1);
+    for (const auto st : status) REQUIRE(st == fx::solve_status::success);
     const exact_result e = exact(in.th[b], in.th[inputs::B + b], in.x0[b]);
     CHECK_THAT(value, WithinRel(e.value, 1e-9));
     for (std::size_t j = 0; j < columns; ++j) {

@@ -17,6 +17,7 @@
 #include <fluxion/infer/log_density_adjoint.hpp>
 
 #include "log_density_fixtures.hpp"
+#include "log_density_harness.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -47,19 +48,7 @@ std::vector<fx::observation<double>> exact(std::initializer_list<double> values)
   return out;
 }
 
-// The data_error's message that f throws (fails when it throws none).
-template <class F>
-std::string data_error_of(const F& f) {
-  try {
-    f();
-  } catch (const fx::data_error& e) {
-    return e.what();
-  } catch (const std::exception& other) {
-    FAIL("expected fluxion::data_error, got " << other.what());
-  }
-  FAIL("expected fluxion::data_error, nothing was thrown");
-  return {};
-}
+using log_density_harness::data_error_of;
 
 // One trajectory's value and gradient, by forward sensitivities or by the
 // discrete adjoint.

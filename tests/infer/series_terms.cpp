@@ -19,15 +19,13 @@
 #include <fluxion/infer/log_density_columns.hpp>
 
 #include "log_density_fixtures.hpp"
-#include "support/host_members.hpp"
+#include "log_density_harness.hpp"
 
-#include <barrier>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <numbers>
 #include <span>
-#include <thread>
 #include <vector>
 
 namespace fx = fluxion;
@@ -142,32 +140,13 @@ TEST_CASE("the result forms' series values: forward sensitivities and the discre
 }
 
 TEST_CASE("a member per sensitivity column writes the same terms") {
-  using Lik = std::remove_cvref_t<decltype(lik)>;
-  using E = fx::detail::integrated_model_t<M, Lik>;
-  const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data));
-  std::vector<double> atol;
-  const auto aug = fx::detail::check_log_density<M>(problem(), lik, std::span(data), fx::priors<>{}, true, atol);
-  const auto o = fx::check_problem(aug, fx::sensitivity_system<E>::n_states);
-  using Sink = fx::detail::member_log_density_sink<E, Lik, support::host_members<double>>;
-  constexpr int G = 1 + int(E::n_params + E::n_states);
   std::vector<double> value(B), grad(5 * B), series(K * B, 7.0), observations(K * S * B, 7.0);
   for (std::size_t b = 0; b < B; ++b) {
     const double xb[1] = {x0[b]}, tb[3] = {th[b], th[B + b], 1};
-    std::vector<double> scratch(G * Sink::slot_values(S), std::nan("")), slots(G);
-    std::vector<fx::solve_status> status(G);
-    std::vector<fx::solve_statistics> stats(G);
-    std::barrier<> meet(G);
-    std::vector<std::thread> members;
     const fx::term_outputs<double> terms{series.data() + b, observations.data() + b, std::ptrdiff_t(B), S};
-    for (unsigned r = 0; r < unsigned(G); ++r)
-      members.emplace_back([&, r] {
-        const support::host_members<double> g{r, unsigned(G), &meet, slots.data()};
-        status[r] = fx::detail::trajectory_log_density_members<fx::tsit5>(
-            E{}, g, o, lik, views.data(), fx::priors<>{}, xb, 1, tb, 1, &value[b], grad.data() + b, std::ptrdiff_t(B),
-            stats[r], fx::detail::deferred_terms<double>{scratch.data() + r, std::ptrdiff_t(G)}, terms);
-      });
-    for (auto& t : members) t.join();
-    for (int r = 0; r < G; ++r) REQUIRE(status[std::size_t(r)] == fx::solve_status::success);
+    const auto status = log_density_harness::members_log_density<fx::tsit5, M>(
+        problem(), lik, data, fx::priors<>{}, xb, tb, &value[b], grad.data() + b, std::ptrdiff_t(B), terms);
+    for (const auto st : status) REQUIRE(st == fx::solve_status::success);
   }
   check_terms(value, series, observations);
 }

@@ -16,7 +16,6 @@
 // observable k is observable M::n_observables + k. The new equations are the
 // observables' own expressions, so every Jacobian (and the sensitivities
 // and adjoints built on them) is exact, as for any model.
-#include <array>
 #include <cstddef>
 #include <type_traits>
 

@@ -189,6 +189,32 @@ struct bound_solvers {
 
 namespace detail {
 
+// The problem's settings as integrate and log_density take them from Python.
+struct problem_settings {
+  py::object t_span, save_times, atol_per_state;
+  double rtol, atol, initial_step;
+  long long max_steps;
+  bool adaptive, step_to_save_times;
+};
+
+// What integrate and log_density share: the arrays checked, the method and
+// the GPU policy read (log_density's policies where for_log_density), the
+// problem filled in the arrays' dtype T, then f(c, pv, how, policy) for T.
+template <class B, class F>
+py::object with_problem(const py::object& x0, const py::object& p, const std::string& method_name,
+                        const std::string& policy, bool for_log_density, const problem_settings& s, F&& f) {
+  auto c = ensemble_inputs(x0, p, B::n_states, B::n_params);
+  const method how = method_of(method_name);
+  const gpu_policy pol = policy_of(policy, for_log_density);
+  return for_dtype(c.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    problem_values<T> pv;
+    fill_problem(pv, s.t_span, s.save_times, s.rtol, s.atol, s.atol_per_state, s.initial_step, s.max_steps,
+                 s.adaptive, s.step_to_save_times);
+    return f(c, pv, how, pol);
+  });
+}
+
 // The number of series of a spec's likelihood (0 without one).
 template <class Spec>
 constexpr std::size_t series_count() {
@@ -359,16 +385,14 @@ void define_solvers(py::module_& m) {
          const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
          double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
          const std::string& policy, const py::object& threads) {
-        auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
-        const method how = detail::method_of(method_name);
-        const gpu_policy pol = detail::policy_of(policy, false);
-        return detail::for_dtype(c.dtype, [&](auto zero) {
-          using T = decltype(zero);
-          detail::problem_values<T> pv;
-          detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, adaptive,
-                               step_to_save_times);
-          return S::template integrate<T>(c, pv, how, pol, threads);
-        });
+        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol,
+                                                atol,   initial_step, max_steps,     adaptive,
+                                                step_to_save_times};
+        return detail::with_problem<B>(
+            x0, p, method_name, policy, false, settings,
+            [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
+              return S::template integrate<T>(c, pv, how, pol, threads);
+            });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("t_span"), py::arg("save_times") = py::none(),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
@@ -385,16 +409,13 @@ void define_solvers(py::module_& m) {
          const py::object& save_times, const std::string& method_name, double rtol, double atol,
          const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient,
          const std::string& terms, const std::string& policy, const py::object& threads) {
-        auto c = detail::ensemble_inputs(x0, p, B::n_states, B::n_params);
-        const method how = detail::method_of(method_name);
-        const gpu_policy pol = detail::policy_of(policy, true);
-        return detail::for_dtype(c.dtype, [&](auto zero) {
-          using T = decltype(zero);
-          detail::problem_values<T> pv;
-          detail::fill_problem(pv, t_span, save_times, rtol, atol, atol_per_state, initial_step, max_steps, true,
-                               false);
-          return S::template log_density<T>(c, pv, data, how, pol, gradient, terms, threads);
-        });
+        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol, atol, initial_step,
+                                                max_steps, true, false};
+        return detail::with_problem<B>(
+            x0, p, method_name, policy, true, settings,
+            [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
+              return S::template log_density<T>(c, pv, data, how, pol, gradient, terms, threads);
+            });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
