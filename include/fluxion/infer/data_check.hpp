@@ -55,6 +55,13 @@ inline void check_mask_length(std::string_view name, std::size_t values, std::sp
                          std::to_string(values) + " values (a mask is empty or one entry per value)");
 }
 
+// Whether v is positive and finite (a scale, a dispersion, a hyperparameter).
+template <class T>
+bool positive_and_finite(T v) {
+  const double x = static_cast<double>(v);
+  return x > 0 && std::isfinite(x);
+}
+
 // Empty when v is a valid observation of the kind; else what is wrong.
 template <class T>
 std::string observation_problem(T v, data_kind kind) {

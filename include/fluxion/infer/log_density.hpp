@@ -453,7 +453,7 @@ struct series_checker {
                              std::to_string(series<Family, Timing>::extra_parameters) +
                              " index(es), after the location), or give fx::fixed(value) or fx::from_data");
       if (slot.value == parameter_index::constant) {
-        if (!(slot.fixed_value > 0 && std::isfinite(slot.fixed_value)))
+        if (!positive_and_finite(slot.fixed_value))
           throw data_error(name, data_error::no_index,
                            which + " is fixed at " + show_value(slot.fixed_value) + "; it must be positive and finite");
       } else if (slot.value == parameter_index::per_observation) {
@@ -499,7 +499,7 @@ struct series_checker {
         problem = observation_problem(d.trials[s], data_kind::count);
         if (!problem.empty()) throw data_error(name, s, "trials: " + problem);
       }
-      if (reads_data && !(d.parameter_values[s] > 0 && std::isfinite(double(d.parameter_values[s]))))
+      if (reads_data && !positive_and_finite(d.parameter_values[s]))
         throw data_error(name, s,
                          std::string("the ") + Family::name + " density's parameter value " +
                              show_value(d.parameter_values[s]) + " must be positive and finite");
@@ -536,7 +536,7 @@ struct hyperparameter_check {
   }
   template <class R>
   hyperparameter_check& positive(const char* prior, const char* what, R v) {
-    if (problem.empty() && !(v > R(0) && std::isfinite(double(v))))
+    if (problem.empty() && !positive_and_finite(v))
       problem = std::string("the ") + prior + " prior's " + what + " must be positive and finite, got " + show_value(v);
     return *this;
   }
