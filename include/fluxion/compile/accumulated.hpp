@@ -54,8 +54,8 @@ struct accumulated_symbol {
   using fluxion_symbol = void;
   using kind = Kind;
   using spaces = typename Of::spaces;
-  static constexpr auto name =
-      std::is_same_v<Kind, fluxion::kind::state> ? accumulated_name<Of::name, '(', ')'>() : accumulated_name<Of::name, '[', ']'>();
+  static constexpr bool is_state = std::is_same_v<Kind, fluxion::kind::state>;
+  static constexpr auto name = accumulated_name<Of::name, is_state ? '(' : '[', is_state ? ')' : ']'>();
   static constexpr std::size_t rank = Of::rank;
   static constexpr std::size_t size = Of::size;
 };
