@@ -14,7 +14,11 @@
                sets and data written by fluxion-bench-seir-log-density
                (SETS_DIR/seir_sets.f64, seir_data.csv), f64 and f32
 
-    FLUXION_PYTHON_PATH=BUILD/bench/python python3 bench/python_bench.py [SETS_DIR]
+The GPU calls run again at B = N = 1024 (and on SMALL_SETS_DIR's sets),
+where the GPU's work is a few microseconds and the time is the fixed cost
+of a call, to set beside the C++ launchers' at the same sizes.
+
+    FLUXION_PYTHON_PATH=BUILD/bench/python python3 bench/python_bench.py [SETS_DIR [SMALL_SETS_DIR]]
 
 bench/run_python.sh runs it beside the C++ launchers and the peers.
 """
@@ -109,8 +113,7 @@ def cupy_rhs(cp, xs, ps):
     return cp.stack([dS, dE, dI, dR]).reshape(4 * P * K, B)
 
 
-def gpu_rhs(cp):
-    B = 1 << 20
+def gpu_rhs(cp, B=1 << 20, with_peers=True):
     for dtype, name in [(np.float64, "f64"), (np.float32, "f32")]:
         x, p = model_a_inputs(B, dtype)
         xs = cp.asarray(np.ascontiguousarray(x.T))  # (n, B): element rows, batch fastest
@@ -123,6 +126,8 @@ def gpu_rhs(cp):
         ms, mn = events_ms(cp, lambda: model_a_py.rhs(0.0, xs.T, ps.T))
         emit(bench="gpu-rhs", impl="fluxion-python", result="new array", B=B, dtype=name, ms=ms, min_ms=mn,
              GBps=moved / ms / 1e6)
+        if not with_peers:
+            continue
         got = cp.asnumpy(model_a_py.rhs(0.0, xs.T, ps.T))
         ref = cp.asnumpy(cupy_rhs(cp, xs, ps)).T
         err = float(np.abs(got - ref).max() / np.abs(ref).max())
@@ -133,8 +138,7 @@ def gpu_rhs(cp):
         cp.get_default_memory_pool().free_all_blocks()
 
 
-def integrate(cp):
-    N = 1000000
+def integrate(cp, N=1000000):
     r = np.random.default_rng(3)
     u0 = r.uniform(0.5, 1.5, size=(3, N))
     prm = np.stack([r.uniform(5, 15, N), r.uniform(20, 30, N), r.uniform(2, 3, N)])
@@ -184,6 +188,10 @@ def main():
     gpu_rhs(cp)
     integrate(cp)
     log_density(cp, sys.argv[1] if len(sys.argv) > 1 else ".")
+    gpu_rhs(cp, B=1024, with_peers=False)
+    integrate(cp, N=1024)
+    if len(sys.argv) > 2:
+        log_density(cp, sys.argv[2])
 
 
 if __name__ == "__main__":

@@ -52,10 +52,11 @@ meson compile -C "$build" bench/fluxion-bench-device bench/fluxion-bench-ensembl
   { tail -30 "$out/python-bench-compile.log"; exit 1; }
 {
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
-  "$build/bench/fluxion-bench-device"
-  "$build/bench/fluxion-bench-ensemble" 1000000
+  "$build/bench/fluxion-bench-device" --sweep
+  "$build/bench/fluxion-bench-ensemble" 1000000 1024
   FLUXION_BENCH_ONLY=gpu "$build/bench/fluxion-bench-seir-log-density" "$out" 100000
-  FLUXION_PYTHON_PATH="$build/bench/python" python3 "$here/bench/python_bench.py" "$out"
+  mkdir -p "$out/small" && FLUXION_BENCH_ONLY=gpu "$build/bench/fluxion-bench-seir-log-density" "$out/small" 1024
+  FLUXION_PYTHON_PATH="$build/bench/python" python3 "$here/bench/python_bench.py" "$out" "$out/small"
   for dt in f64 f32; do
     for impl in cupy jax; do python3 "$peers/rhs_peers.py" "$impl" "$dt" 1048576; done
   done

@@ -72,14 +72,6 @@ struct jvp_p_op {
   }
 };
 template <auto J>
-struct jacobian_dense_op {
-  template <class M, class T>
-  __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
-                             std::ptrdiff_t, T* out, std::ptrdiff_t oe) {
-    m.template jacobian_dense<J>(t, x, xe, p, pe, out, oe);
-  }
-};
-template <auto J>
 struct jacobian_values_op {
   template <class M, class T>
   __device__ static void run(const M& m, T t, const T* x, std::ptrdiff_t xe, const T* p, std::ptrdiff_t pe, const T*,
@@ -120,6 +112,43 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_B
     const auto i = std::ptrdiff_t(b);
     Op::run(m, t, x + i * xs.instance, xs.element, p + i * ps.instance, ps.element,
             v ? v + i * vs.instance : nullptr, vs.element, out + i * os.instance, os.element);
+  }
+}
+
+// Moves each instance's Jacobian values, written in CSR order at the end of
+// its dense block (slots entries - nnz ...), to their dense positions, and
+// zeroes the rest. In place and in CSR order: value k's dense slot lies at
+// or before its source slot, and every slot written before it is either no
+// source or one already read.
+template <class T>
+struct expand_sink {
+  T* out;
+  std::ptrdiff_t stride;
+  std::size_t columns;
+  std::size_t source;     // the slot of the next value
+  std::size_t first_unset = 0;
+  __device__ void begin_row(std::size_t) {}
+  template <class D, class Env>
+  __device__ void entry(std::size_t row, std::size_t col, const Env&) {
+    const std::size_t at = row * columns + col;
+    const T value = out[std::ptrdiff_t(source++) * stride];
+    for (; first_unset < at; ++first_unset) out[std::ptrdiff_t(first_unset) * stride] = T(0);
+    out[std::ptrdiff_t(at) * stride] = value;
+    first_unset = at + 1;
+  }
+};
+
+// (J is named by its enum type: nvcc's host stub cannot spell M::jacobian.)
+template <class M, fluxion::jacobian_kind J, class T>
+__global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_BLOCKS_PER_SM)
+    jacobian_expand_kernel(std::size_t count, T* __restrict__ out, strides os, std::size_t nnz) {
+  using shape = typename M::template jacobian_shape<J>;
+  constexpr std::size_t entries = shape::rows * shape::columns;
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
+       b += std::size_t(gridDim.x) * blockDim.x) {
+    expand_sink<T> sink{out + std::ptrdiff_t(b) * os.instance, os.element, shape::columns, entries - nnz};
+    shape::walk::run(sink);
+    for (; sink.first_unset < entries; ++sink.first_unset) sink.out[std::ptrdiff_t(sink.first_unset) * os.element] = T(0);
   }
 }
 
@@ -193,13 +222,34 @@ void jvp_p(const M& m, typename M::scalar t, std::size_t count, batch<const type
   detail::launch<detail::jvp_p_op>(m, t, count, x, p, &v, M::n_params, "direction", out, "state derivative",
                                    M::n_states, stream);
 }
-// Dense Jacobians (rows x columns per instance) for `count` instances.
+// Dense Jacobians (rows x columns per instance) for `count` instances. Its
+// entries are the sparse values bit for bit: the values kernel writes them
+// (at the end of each instance's block), and a second kernel moves them to
+// their places. One kernel of each would be compiled apart, and nvcc may
+// fuse a product and a sum into one rounding in one and not in the other.
 template <class M, typename M::jacobian J>
 void jacobian_dense(const M& m, typename M::scalar t, std::size_t count, batch<const typename M::scalar> x,
                     batch<const typename M::scalar> p, batch<typename M::scalar> out, cudaStream_t stream = nullptr) {
+  using T = typename M::scalar;
   using shape = typename M::template jacobian_shape<J>;
-  detail::launch<detail::jacobian_dense_op<J>>(m, t, count, x, p, nullptr, 0, "", out, "jacobian",
-                                                shape::rows * shape::columns, stream);
+  constexpr std::size_t entries = shape::rows * shape::columns;
+  const auto c = fluxion::detail::check_call<M>(count, x, p, out, "jacobian", entries, nullptr, 0, "");
+  detail::check_device_memory(c);
+  if (count == 0 || entries == 0) return;
+  std::size_t nnz = 0;
+#ifndef __CUDA_ARCH__
+  // Counted once on the host (see jacobian_values).
+  static const std::size_t counted = fluxion::jacobian_nnz_at_run_time<M, J>();
+  nnz = counted;
+#endif
+  const unsigned blocks = detail::grid_blocks(count);
+  const detail::strides os = detail::strides_of(c.out);
+  detail::batch_kernel<detail::jacobian_values_op<J>, M, T><<<blocks, detail::block_threads, 0, stream>>>(
+      m, t, count, c.x.data, detail::strides_of(c.x), c.p.data, detail::strides_of(c.p), nullptr, detail::strides{},
+      c.out.data + std::ptrdiff_t(entries - nnz) * os.element, os);
+  fluxion::detail::check_cuda(cudaGetLastError(), "launch of fluxion's Jacobian values kernel");
+  detail::jacobian_expand_kernel<M, J, T><<<blocks, detail::block_threads, 0, stream>>>(count, c.out.data, os, nnz);
+  fluxion::detail::check_cuda(cudaGetLastError(), "launch of fluxion's dense Jacobian kernel");
 }
 // Sparse Jacobian values (nnz per instance, CSR order of fluxion::jacobian_pattern<M, J>).
 template <class M, typename M::jacobian J>

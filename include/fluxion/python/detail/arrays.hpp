@@ -107,6 +107,57 @@ inline void set_shape_and_strides(array_ref& a, std::size_t ndim, const auto& sh
   }
 }
 
+// CuPy's functions that calls use, looked up once (CuPy is imported by then:
+// its arrays are the call's). Kept for the process, never released: a
+// static py::object would be released after the interpreter is gone.
+struct cupy_functions {
+  py::object empty, alloc, ndarray, asnumpy, get_device, get_current_stream;
+};
+inline const cupy_functions& cupy_api(array_family family) {
+  static cupy_functions* f = nullptr;  // set under the GIL
+  if (!f) {
+    py::module_ cupy;
+    try {
+      cupy = py::module_::import("cupy");
+    } catch (py::error_already_set&) {
+      throw py::type_error(std::string("results for a ") + family_name(family) +
+                           " are allocated with CuPy, which is not installed");
+    }
+    f = new cupy_functions{cupy.attr("empty"),
+                           cupy.attr("cuda").attr("alloc"),
+                           cupy.attr("ndarray"),
+                           cupy.attr("asnumpy"),
+                           cupy.attr("cuda").attr("runtime").attr("getDevice"),
+                           cupy.attr("cuda").attr("get_current_stream")};
+  }
+  return *f;
+}
+
+// CuPy's ndarray type, once an array of it has been read through its
+// __cuda_array_interface__ (a subclass keeps that path).
+inline PyTypeObject*& cupy_ndarray_type() {
+  static PyTypeObject* type = nullptr;
+  return type;
+}
+
+// A CuPy ndarray read from its attributes (data.ptr, data.device.id, shape,
+// strides, dtype): the same facts as its __cuda_array_interface__, which
+// CuPy builds as a new dictionary at each read, for a fraction of the cost.
+inline void read_cupy_attributes(const py::handle& o, array_ref& a) {
+  a.family = array_family::cupy;
+  const py::object data = o.attr("data");
+  a.address = data.attr("ptr").cast<std::uintptr_t>();
+  a.device = data.attr("device").attr("id").cast<int>();
+  const py::dtype dt = py::reinterpret_borrow<py::object>(o.attr("dtype"));
+  const std::size_t item = std::size_t(dt.itemsize());
+  a.dtype = dtype_code(dt.kind(), item);
+  a.dtype_text = a.dtype == 'f' ? "float32" : a.dtype == 'd' ? "float64" : py::str(dt.attr("name")).cast<std::string>();
+  const py::tuple shape = o.attr("shape"), strides = o.attr("strides");
+  set_shape_and_strides(
+      a, shape.size(), [&](std::size_t d) { return shape[d].cast<std::ptrdiff_t>(); },
+      [&](std::size_t d) { return strides[d].cast<std::ptrdiff_t>(); }, item > 0 ? item : 1);
+}
+
 }  // namespace detail
 
 // Reads argument `name`. GPU arrays need a module built with CUDA.
@@ -129,9 +180,22 @@ inline array_ref read_array(const py::handle& o, const std::string& name) {
         item);
     return a;
   }
-  if (py::hasattr(o, "__cuda_array_interface__")) {
-    const py::dict cai = o.attr("__cuda_array_interface__");
-    a.family = detail::family_of_module(py::type::handle_of(o).attr("__module__").cast<std::string>());
+  if (Py_TYPE(o.ptr()) == detail::cupy_ndarray_type()) {
+    detail::read_cupy_attributes(o, a);
+    return a;
+  }
+  // One read of the interface (a property that may build it anew each time);
+  // an object without one raises, and that is not an error here.
+  PyObject* interface = PyObject_GetAttrString(o.ptr(), "__cuda_array_interface__");
+  if (!interface) PyErr_Clear();
+  if (interface) {
+    const py::dict cai = py::reinterpret_steal<py::object>(interface);
+    const py::handle type = py::type::handle_of(o);
+    const std::string module = type.attr("__module__").cast<std::string>();
+    a.family = detail::family_of_module(module);
+    if (a.family == array_family::cupy && module == "cupy._core.core" &&
+        type.attr("__qualname__").cast<std::string>() == "ndarray")
+      detail::cupy_ndarray_type() = reinterpret_cast<PyTypeObject*>(type.ptr());
     const std::string typestr = cai["typestr"].cast<std::string>();
     a.dtype_text = typestr;
     const char kind = typestr.size() >= 3 ? typestr[1] : 0;
@@ -208,14 +272,7 @@ inline py::object new_array(const array_ref& like, const char* dtype_name, const
   // CuPy arrays, and the memory of JAX and other GPU results (JAX arrays
   // are immutable: a JAX result is CuPy memory handed over by DLPack).
   // The caller has checked that CuPy's current device is the arrays'.
-  py::module_ cupy;
-  try {
-    cupy = py::module_::import("cupy");
-  } catch (py::error_already_set&) {
-    throw py::type_error(std::string("results for a ") + family_name(like.family) +
-                         " are allocated with CuPy, which is not installed");
-  }
-  return cupy.attr("empty")(py::tuple(py::cast(shape)), py::arg("dtype") = dtype_name);
+  return detail::cupy_api(like.family).empty(py::tuple(py::cast(shape)), py::arg("dtype") = dtype_name);
 }
 
 // The arrays a call returns, declared (add), made at once (make) before the
@@ -244,14 +301,7 @@ class result_arrays {
 
   void make() {
     if (shared_allocation()) {
-      py::module_ cupy;
-      try {
-        cupy = py::module_::import("cupy");
-      } catch (py::error_already_set&) {
-        throw py::type_error(std::string("results for a ") + family_name(like_.family) +
-                             " are allocated with CuPy, which is not installed");
-      }
-      memory_ = cupy.attr("cuda").attr("alloc")(bytes_ > 0 ? bytes_ : 1);
+      memory_ = detail::cupy_api(like_.family).alloc(bytes_ > 0 ? bytes_ : 1);
       const std::uintptr_t base = memory_.attr("ptr").cast<std::uintptr_t>();
       for (piece& r : pieces_) r.address = base + r.offset;
       return;
@@ -271,8 +321,8 @@ class result_arrays {
     piece& r = pieces_[i];
     if (!r.made) {
       const py::object at = memory_.attr("__add__")(r.offset);
-      r.made = py::module_::import("cupy").attr("ndarray")(py::tuple(py::cast(r.shape)), py::arg("dtype") = r.dtype,
-                                                          py::arg("memptr") = at);
+      r.made = detail::cupy_api(like_.family).ndarray(py::tuple(py::cast(r.shape)), py::arg("dtype") = r.dtype,
+                                              py::arg("memptr") = at);
     }
     return r.made;
   }

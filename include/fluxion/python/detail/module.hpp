@@ -261,13 +261,13 @@ inline void choose_stream(call_arrays& c) {
   if (c.device < 0) return;
 #if defined(FLUXION_PYTHON_WITH_CUDA)
   if (c.family == array_family::cupy) {
-    py::module_ cupy = py::module_::import("cupy");
-    const int current = cupy.attr("cuda").attr("runtime").attr("getDevice")().cast<int>();
+    const auto& cupy = cupy_api(c.family);
+    const int current = cupy.get_device().cast<int>();
     if (current != c.device)
       throw py::value_error(c.first().argument + " is on GPU " + std::to_string(c.device) +
                             " but CuPy's current device is " + std::to_string(current) +
                             "; call inside `with cupy.cuda.Device(" + std::to_string(c.device) + "):`");
-    c.stream = reinterpret_cast<void*>(cupy.attr("cuda").attr("get_current_stream")().attr("ptr").cast<std::uintptr_t>());
+    c.stream = reinterpret_cast<void*>(cupy.get_current_stream().attr("ptr").cast<std::uintptr_t>());
   } else if (c.family == array_family::torch) {
     py::module_ torch = py::module_::import("torch");
     c.stream = reinterpret_cast<void*>(

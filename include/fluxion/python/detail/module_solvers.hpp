@@ -60,7 +60,7 @@ std::vector<T> host_values(const py::object& o, const char* name) {
     if (top.rfind("torch", 0) == 0)
       a = o.attr("cpu")().attr("numpy")();
     else
-      a = py::module_::import("cupy").attr("asnumpy")(o);
+      a = cupy_api(array_family::cupy).asnumpy(o);
   }
   py::array_t<double, py::array::c_style | py::array::forcecast> d;
   try {
