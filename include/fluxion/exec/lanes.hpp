@@ -89,6 +89,10 @@ struct lane_mask {
   friend lane_mask operator&&(lane_mask a, lane_mask b) { return {a.m & b.m}; }
   friend lane_mask operator||(lane_mask a, lane_mask b) { return {a.m | b.m}; }
   friend lane_mask operator!(lane_mask a) { return {~a.m}; }
+  // Every lane b. (Not b ? (m || !m) : (m && !m): g++ 12 at -O1 folds that
+  // into a vector select on a scalar condition, and stops with an internal
+  // compiler error in gimple_expand_vec_cond_expr.)
+  static lane_mask all(bool b) { return {bits{} - static_cast<typename std::remove_cvref_t<decltype(bits{}[0])>>(b)}; }
   bool operator[](std::size_t i) const { return m[i] != 0; }
 };
 

@@ -97,8 +97,8 @@ namespace detail {
 // A truth value as a lane mask like `like` (all lanes true or all false), for
 // an index condition combined with a comparison of values in SIMD lanes.
 template <class Mask>
-FLUXION_HOST_DEVICE constexpr Mask broadcast_truth(bool b, const Mask& like) {
-  return b ? (like || !like) : (like && !like);
+FLUXION_HOST_DEVICE constexpr Mask broadcast_truth(bool b, const Mask&) {
+  return Mask::all(b);
 }
 }  // namespace detail
 
