@@ -275,6 +275,12 @@ inline py::object new_array(const array_ref& like, const char* dtype_name, const
   return detail::cupy_api(like.family).empty(py::tuple(py::cast(shape)), py::arg("dtype") = dtype_name);
 }
 
+// Whether the results of a call on `like` are CuPy memory (CuPy, JAX and
+// other GPU inputs), not NumPy arrays or PyTorch tensors.
+inline bool results_from_cupy(const array_ref& like) {
+  return like.family != array_family::numpy && like.family != array_family::torch;
+}
+
 // The arrays a call returns, declared (add), made at once (make) before the
 // launch, and handed out (array) after it. Results made by CuPy (for CuPy,
 // JAX and other GPU inputs) share one allocation, each at a 256-byte
@@ -336,9 +342,7 @@ class result_arrays {
     std::uintptr_t address = 0;
     py::object made;
   };
-  bool shared_allocation() const {
-    return like_.family != array_family::numpy && like_.family != array_family::torch;
-  }
+  bool shared_allocation() const { return results_from_cupy(like_); }
   const array_ref& like_;
   std::vector<piece> pieces_;
   std::size_t bytes_ = 0;

@@ -153,9 +153,47 @@ inline bool batch_fastest(const array_ref& a) {
 // dimensions) elements: given (out=) or made. Checked: kind, device, dtype,
 // shape, writable, apart from every input.
 struct output_array {
-  py::object object;  // what the call returns
+  py::object object;  // what the call returns (out=, or a result made before the launch)
   array_ref ref;
+  // A CuPy result: its memory taken before the launch, its array (a view,
+  // axes permuted) made after it, while the GPU works (result()).
+  std::optional<result_arrays> pending;
+  std::vector<py::ssize_t> axes;
+
+  py::object result() {
+    if (!pending) return object;
+    object = pending->array(0);
+    if (!axes.empty()) object = permuted(ref, object, axes);
+    pending.reset();
+    return object;
+  }
 };
+
+// The reference of a new row-major allocation of shape `alloc` at `address`,
+// seen through its axes permuted by `axes` (none: as allocated).
+inline array_ref new_result_ref(const array_ref& like, char dtype, const char* name, std::uintptr_t address,
+                                const std::vector<py::ssize_t>& alloc, const std::vector<py::ssize_t>& axes) {
+  array_ref a;
+  a.argument = name;
+  a.family = like.family;
+  a.device = like.device;
+  a.dtype = dtype;
+  a.dtype_text = dtype == 'f' ? "float32" : "float64";
+  a.address = address;
+  a.ndim = int(alloc.size());
+  std::vector<std::ptrdiff_t> strides(alloc.size());
+  std::ptrdiff_t run = 1;
+  for (std::size_t d = alloc.size(); d-- > 0;) {
+    strides[d] = run;
+    run *= std::ptrdiff_t(alloc[d]);
+  }
+  for (std::size_t d = 0; d < alloc.size(); ++d) {
+    const std::size_t from = axes.empty() ? d : std::size_t(axes[d]);
+    a.shape[d] = std::ptrdiff_t(alloc[from]);
+    a.strides[d] = strides[from];
+  }
+  return a;
+}
 
 template <class T>
 output_array make_output(const call_arrays& in, const py::object& out, const std::vector<std::ptrdiff_t>& inner,
@@ -166,15 +204,24 @@ output_array make_output(const call_arrays& in, const py::object& out, const std
   output_array o;
   if (out.is_none()) {
     const char* dt = in.dtype == 'f' ? "float32" : "float64";
+    std::vector<py::ssize_t> alloc = shape, axes;
     if (in.batched && batch_first_fastest && shape.size() > 1) {
-      std::vector<py::ssize_t> alloc(shape.begin() + 1, shape.end()), axes;
+      alloc.assign(shape.begin() + 1, shape.end());
       alloc.push_back(shape[0]);
       axes.push_back(py::ssize_t(alloc.size() - 1));
       for (std::size_t d = 0; d + 1 < alloc.size(); ++d) axes.push_back(py::ssize_t(d));
-      o.object = permuted(in.first(), new_array(in.first(), dt, alloc), axes);
-    } else {
-      o.object = new_array(in.first(), dt, shape);
     }
+    if (results_from_cupy(in.first())) {
+      o.pending.emplace(in.first());
+      o.pending->add(dt, alloc);
+      o.pending->make();
+      o.axes = axes;
+      o.ref = new_result_ref(in.first(), in.dtype, name, reinterpret_cast<std::uintptr_t>(o.pending->data<T>(0)), alloc,
+                             axes);
+      return o;
+    }
+    o.object = new_array(in.first(), dt, alloc);
+    if (!axes.empty()) o.object = permuted(in.first(), o.object, axes);
     o.ref = read_array(o.object, name);
     return o;
   }
@@ -409,7 +456,7 @@ class bound_model {
     call.threads = detail::thread_count(threads);
     detail::choose_stream(c);
     call.stream = c.stream;
-    const auto o = detail::make_output<T>(c, out, inner, detail::batch_fastest(c.inputs[0]));
+    auto o = detail::make_output<T>(c, out, inner, detail::batch_fastest(c.inputs[0]));
     call.out = detail::output_batch<T>(o, c.batched, c.count, elements);
     if (device) {
       detail::device_scope on(c.device);
@@ -418,7 +465,7 @@ class bound_model {
       py::gil_scoped_release unlocked;
       fn(call);
     }
-    return out.is_none() ? as_result(c.first(), o.object) : o.object;
+    return out.is_none() ? as_result(c.first(), o.result()) : o.object;
   }
 
   static std::size_t jacobian_rows(int j) { return j < 2 ? n_states : n_observables; }
