@@ -168,8 +168,9 @@ def log_density(cp, sets_dir):
     for dtype, name in [(np.float64, "f64"), (np.float32, "f32")]:
         xs, ps = cp.asarray(x0.astype(dtype)), cp.asarray(p.astype(dtype))
         for policy in ["thread", "adjoint"]:
+            # stats=False: fluxion-bench-seir-log-density collects no step statistics either.
             call = lambda: seir_py.log_density(xs.T, ps.T, data=series, t_span=(0.0, 70.0), save_times=days,
-                                               method="tsit5", rtol=1e-6, atol=1e-4, policy=policy)
+                                               method="tsit5", rtol=1e-6, atol=1e-4, policy=policy, stats=False)
             ms, mn = events_ms(cp, call, reps=5, warm=1)
             d = call()
             emit(bench="log-density", impl="fluxion-python", policy=policy, what="value_and_grad", N=n, dtype=name,

@@ -163,6 +163,11 @@ def test_log_density_terms(seir_module, backend, dtype):
     assert n.series_values is None and n.observation_values is None
     with pytest.raises(ValueError, match="terms must be"):
         m.log_density(xd, pd, terms="all", **span)
+    # stats=False: no statistics, the same value and gradient bit for bit.
+    q = m.log_density(xd, pd, stats=False, **span)
+    assert q.stats is None and isinstance(n.stats["accepted"], backend.array_type)
+    for name in ("value", "gradient", "status"):
+        np.testing.assert_array_equal(backend.asnumpy(getattr(q, name)), backend.asnumpy(getattr(n, name)))
 
 
 def test_log_density_failures_and_data_errors(seir_module, backend, dtype):

@@ -11,7 +11,8 @@
 //   r.stats      {"accepted": (B,) int32, "rejected", "rhs_evaluations", "jacobian_evaluations", "factorizations"}
 //
 //   d = m.log_density(x0, p, data=[{"values": y, "mask": seen}], t_span=(0, 70), save_times=days)
-//   d.value (B,), d.gradient (B, n_params + n_states) (parameters, then initial states), d.status, d.stats
+//   d.value (B,), d.gradient (B, n_params + n_states) (parameters, then initial states), d.status,
+//   d.stats (None with stats=False)
 //
 // Binding unit only.
 #include <cstdint>
@@ -183,7 +184,7 @@ struct bound_solvers {
 
   template <class T>
   static py::object log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
-                                method how, gpu_policy policy, bool gradient, const std::string& terms,
+                                method how, gpu_policy policy, bool gradient, bool stats, const std::string& terms,
                                 const py::object& threads);
 };
 
@@ -301,8 +302,8 @@ series_values<T> read_series(const py::handle& item, std::size_t k) {
 template <class Spec>
 template <class T>
 py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::problem_values<T>& pv, const py::object& data,
-                                            method how, gpu_policy policy, bool gradient, const std::string& terms,
-                                            const py::object& threads) {
+                                            method how, gpu_policy policy, bool gradient, bool stats,
+                                            const std::string& terms, const py::object& threads) {
   const bool device = c.device >= 0;
   const auto& table = B::template solvers<T>(device);
   if (!has_log_density<Spec>)
@@ -342,15 +343,16 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   const std::size_t series_at = with_series ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(count)}) : 0;
   const std::size_t observations_at =
       with_observations ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(n_save), py::ssize_t(count)}) : 0;
-  const auto st = detail::add_status_results(out, count);
+  const std::size_t status_at = out.add("int32", {py::ssize_t(count)});
+  const std::size_t stats_at = stats ? out.add("int32", {py::ssize_t(count), py::ssize_t(5)}) : 0;
   out.make();
   call.out.value = std::span<T>(out.data<T>(value), count);
   if (gradient) call.out.gradients = std::span<T>(out.data<T>(grad), columns * count);
   if (with_series) call.out.series_values = std::span<T>(out.data<T>(series_at), n_series * count);
   if (with_observations)
     call.out.observation_values = std::span<T>(out.data<T>(observations_at), n_series * n_save * count);
-  call.out.status = std::span<solve_status>(out.data<solve_status>(st.status), count);
-  call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(st.stats), count);
+  call.out.status = std::span<solve_status>(out.data<solve_status>(status_at), count);
+  if (stats) call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(stats_at), count);
   if (device) {
     detail::device_scope on(c.device);
     table.log_density(call);
@@ -361,8 +363,8 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   py::dict r;
   r["value"] = as_result(c.first(), out.array(value));
   r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), out.array(grad), {1, 0})) : py::object(py::none());
-  r["status"] = as_result(c.first(), out.array(st.status));
-  r["stats"] = detail::stats_dict(c, out.array(st.stats));
+  r["status"] = as_result(c.first(), out.array(status_at));
+  r["stats"] = stats ? py::object(detail::stats_dict(c, out.array(stats_at))) : py::object(py::none());
   r["series_values"] = with_series ? as_result(c.first(), permuted(c.first(), out.array(series_at), {1, 0}))
                                    : py::object(py::none());
   r["observation_values"] = with_observations
@@ -407,25 +409,26 @@ void define_solvers(py::module_& m) {
       "log_density",
       [](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
          const py::object& save_times, const std::string& method_name, double rtol, double atol,
-         const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient,
+         const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient, bool stats,
          const std::string& terms, const std::string& policy, const py::object& threads) {
         const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol, atol, initial_step,
                                                 max_steps, true, false};
         return detail::with_problem<B>(
             x0, p, method_name, policy, true, settings,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
-              return S::template log_density<T>(c, pv, data, how, pol, gradient, terms, threads);
+              return S::template log_density<T>(c, pv, data, how, pol, gradient, stats, terms, threads);
             });
       },
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
       py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
-      py::arg("gradient") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
+      py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
       py::arg("threads") = py::none(),
       "The log-density of every trajectory given the data (one dict a series of the module's likelihood) and "
       "the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
       "terms='series' adds series_values (B, n_series), each series' log-likelihood; 'observations' also "
-      "observation_values (B, n_series, n_save), each observation's term (0 where missing). A trajectory "
+      "observation_values (B, n_series, n_save), each observation's term (0 where missing); stats=False leaves "
+      "the step statistics out (stats is None), work a fit does not need. A trajectory "
       "whose integration fails has value -inf (and terms -inf), gradient 0, and its status says why.");
 }
 
