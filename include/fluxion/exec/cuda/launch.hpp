@@ -136,9 +136,14 @@ struct expand_sink {
     out[std::ptrdiff_t(at) * stride] = value;
     first_unset = at + 1;
   }
+  // Zeroes the slots after the last value, up to `entries`.
+  __device__ void finish(std::size_t entries) {
+    for (; first_unset < entries; ++first_unset) out[std::ptrdiff_t(first_unset) * stride] = T(0);
+  }
 };
 
-// (J is named by its enum type: nvcc's host stub cannot spell M::jacobian.)
+// J is declared with its enum type, not as auto: nvcc's host stub would
+// spell its type M::jacobian, which it cannot resolve.
 template <class M, fluxion::jacobian_kind J, class T>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_BLOCKS_PER_SM)
     jacobian_expand_kernel(std::size_t count, T* __restrict__ out, strides os, std::size_t nnz) {
@@ -148,7 +153,7 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_CUDA_MIN_B
        b += std::size_t(gridDim.x) * blockDim.x) {
     expand_sink<T> sink{out + std::ptrdiff_t(b) * os.instance, os.element, shape::columns, entries - nnz};
     shape::walk::run(sink);
-    for (; sink.first_unset < entries; ++sink.first_unset) sink.out[std::ptrdiff_t(sink.first_unset) * os.element] = T(0);
+    sink.finish(entries);
   }
 }
 

@@ -91,6 +91,18 @@ inline char dtype_code(char kind, std::size_t itemsize) {
   return 0;
 }
 
+// The NumPy name of dtype code 'f' or 'd'.
+inline const char* float_name(char code) { return code == 'f' ? "float32" : "float64"; }
+
+// An array's dtype from a NumPy dtype (NumPy's and CuPy's arrays both give
+// one): its code, its name; returns its item size.
+inline std::size_t read_dtype(array_ref& a, const py::dtype& dt) {
+  const std::size_t item = std::size_t(dt.itemsize());
+  a.dtype = dtype_code(dt.kind(), item);
+  a.dtype_text = a.dtype ? float_name(a.dtype) : py::str(dt.attr("name")).cast<std::string>();
+  return item;
+}
+
 inline void set_shape_and_strides(array_ref& a, std::size_t ndim, const auto& shape_at, const auto& byte_stride_at,
                                    std::size_t itemsize) {
   if (ndim > 3)
@@ -148,10 +160,7 @@ inline void read_cupy_attributes(const py::handle& o, array_ref& a) {
   const py::object data = o.attr("data");
   a.address = data.attr("ptr").cast<std::uintptr_t>();
   a.device = data.attr("device").attr("id").cast<int>();
-  const py::dtype dt = py::reinterpret_borrow<py::object>(o.attr("dtype"));
-  const std::size_t item = std::size_t(dt.itemsize());
-  a.dtype = dtype_code(dt.kind(), item);
-  a.dtype_text = a.dtype == 'f' ? "float32" : a.dtype == 'd' ? "float64" : py::str(dt.attr("name")).cast<std::string>();
+  const std::size_t item = read_dtype(a, py::reinterpret_borrow<py::object>(o.attr("dtype")));
   const py::tuple shape = o.attr("shape"), strides = o.attr("strides");
   set_shape_and_strides(
       a, shape.size(), [&](std::size_t d) { return shape[d].cast<std::ptrdiff_t>(); },
@@ -167,13 +176,10 @@ inline array_ref read_array(const py::handle& o, const std::string& name) {
   a.object = py::reinterpret_borrow<py::object>(o);
   if (py::isinstance<py::array>(o)) {
     const auto arr = py::reinterpret_borrow<py::array>(o);
-    const auto dt = arr.dtype();
     a.family = array_family::numpy;
-    a.dtype = detail::dtype_code(dt.kind(), std::size_t(dt.itemsize()));
-    a.dtype_text = a.dtype == 'f' ? "float32" : a.dtype == 'd' ? "float64" : py::str(dt.attr("name")).cast<std::string>();
+    const std::size_t item = detail::read_dtype(a, arr.dtype());
     a.address = reinterpret_cast<std::uintptr_t>(arr.data());
     a.readonly = !arr.writeable();
-    const std::size_t item = std::size_t(dt.itemsize());
     detail::set_shape_and_strides(
         a, std::size_t(arr.ndim()),
         [&](std::size_t d) { return arr.shape(py::ssize_t(d)); }, [&](std::size_t d) { return arr.strides(py::ssize_t(d)); },
@@ -203,8 +209,7 @@ inline array_ref read_array(const py::handle& o, const std::string& name) {
     if (typestr.size() >= 3 && typestr[0] == '>')
       throw py::type_error(name + " is big-endian (" + typestr + "); fluxion reads native float32 or float64");
     a.dtype = detail::dtype_code(kind, item);
-    if (a.dtype == 'f') a.dtype_text = "float32";
-    if (a.dtype == 'd') a.dtype_text = "float64";
+    if (a.dtype) a.dtype_text = detail::float_name(a.dtype);
     if (a.dtype == 0) a.dtype_text = py::str(py::module_::import("numpy").attr("dtype")(typestr).attr("name"));
     const py::tuple data = cai["data"];
     a.address = data[0].cast<std::uintptr_t>();

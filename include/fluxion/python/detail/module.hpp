@@ -178,7 +178,7 @@ inline array_ref new_result_ref(const array_ref& like, char dtype, const char* n
   a.family = like.family;
   a.device = like.device;
   a.dtype = dtype;
-  a.dtype_text = dtype == 'f' ? "float32" : "float64";
+  a.dtype_text = float_name(dtype);
   a.address = address;
   a.ndim = int(alloc.size());
   std::vector<std::ptrdiff_t> strides(alloc.size());
@@ -203,7 +203,7 @@ output_array make_output(const call_arrays& in, const py::object& out, const std
   for (auto e : inner) shape.push_back(py::ssize_t(e));
   output_array o;
   if (out.is_none()) {
-    const char* dt = in.dtype == 'f' ? "float32" : "float64";
+    const char* dt = float_name(in.dtype);
     std::vector<py::ssize_t> alloc = shape, axes;
     if (in.batched && batch_first_fastest && shape.size() > 1) {
       alloc.assign(shape.begin() + 1, shape.end());

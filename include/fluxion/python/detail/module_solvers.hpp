@@ -103,16 +103,6 @@ void fill_problem(problem_values<T>& v, const py::object& t_span, const py::obje
   v.problem.step_to_save_times = step_to_save_times;
 }
 
-// Status and statistics results (B,) int32 and (B, 5) int32, where the
-// inputs live: their indices among a call's results.
-struct status_results {
-  std::size_t status, stats;
-};
-
-inline status_results add_status_results(result_arrays& out, std::size_t count) {
-  return {out.add("int32", {py::ssize_t(count)}), out.add("int32", {py::ssize_t(count), py::ssize_t(5)})};
-}
-
 inline py::dict stats_dict(const call_arrays& c, const py::object& stats) {
   static constexpr const char* names[5] = {"accepted", "rejected", "rhs_evaluations", "jacobian_evaluations",
                                            "factorizations"};
@@ -121,6 +111,30 @@ inline py::dict stats_dict(const call_arrays& c, const py::object& stats) {
     d[names[k]] = as_result(c.first(), stats[py::make_tuple(py::slice(py::none(), py::none(), py::none()), k)]);
   return d;
 }
+
+// A call's status (B,) int32 and, unless left out, statistics (B, 5) int32,
+// where the inputs live: declared among its results, pointed to by the
+// call's outputs, and handed out as "status" and "stats" (None when left out).
+struct status_results {
+  std::size_t status, stats;
+  bool with_stats;
+
+  status_results(result_arrays& out, std::size_t count, bool with)
+      : status(out.add("int32", {py::ssize_t(count)})),
+        stats(with ? out.add("int32", {py::ssize_t(count), py::ssize_t(5)}) : 0),
+        with_stats(with) {}
+
+  template <class Outputs>
+  void point(const result_arrays& out, Outputs& o, std::size_t count) const {
+    o.status = std::span<solve_status>(out.data<solve_status>(status), count);
+    if (with_stats) o.stats = std::span<solve_statistics>(out.data<solve_statistics>(stats), count);
+  }
+
+  void hand_out(py::dict& r, const call_arrays& c, result_arrays& out) const {
+    r["status"] = as_result(c.first(), out.array(status));
+    r["stats"] = with_stats ? py::object(stats_dict(c, out.array(stats))) : py::object(py::none());
+  }
+};
 
 // The batch's inputs x0 and p: (n,) or (B, n); B is 1 when neither is batched.
 inline call_arrays ensemble_inputs(const py::object& x0, const py::object& p, std::size_t n_states, std::size_t n_params) {
@@ -154,17 +168,16 @@ struct bound_solvers {
     call.threads = detail::thread_count(threads);
     detail::choose_stream(c);
     call.stream = c.stream;
-    const char* dt = c.dtype == 'f' ? "float32" : "float64";
+    const char* dt = detail::float_name(c.dtype);
     // [save][state][trajectory] and [state][trajectory], as the C++ results.
     result_arrays out(c.first());
     const std::size_t saved = out.add(dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
     const std::size_t final_state = out.add(dt, {py::ssize_t(n), py::ssize_t(count)});
-    const auto st = detail::add_status_results(out, count);
+    const detail::status_results st(out, count, true);
     out.make();
     call.out.saved = std::span<T>(out.data<T>(saved), n_save * n * count);
     call.out.final_state = std::span<T>(out.data<T>(final_state), n * count);
-    call.out.status = std::span<solve_status>(out.data<solve_status>(st.status), count);
-    call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(st.stats), count);
+    st.point(out, call.out, count);
     const auto& table = B::template solvers<T>(device);
     const auto integrate = is_stiff(how) ? table.integrate_stiff : table.integrate;
     if (device) {
@@ -177,8 +190,7 @@ struct bound_solvers {
     py::dict r;
     r["saved"] = as_result(c.first(), permuted(c.first(), out.array(saved), {2, 0, 1}));
     r["final"] = as_result(c.first(), permuted(c.first(), out.array(final_state), {1, 0}));
-    r["status"] = as_result(c.first(), out.array(st.status));
-    r["stats"] = detail::stats_dict(c, out.array(st.stats));
+    st.hand_out(r, c, out);
     return detail::simple_namespace(r);
   }
 
@@ -331,7 +343,7 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   call.threads = detail::thread_count(threads);
   detail::choose_stream(c);
   call.stream = c.stream;
-  const char* dt = c.dtype == 'f' ? "float32" : "float64";
+  const char* dt = detail::float_name(c.dtype);
   result_arrays out(c.first());
   const std::size_t value = out.add(dt, {py::ssize_t(count)});
   const std::size_t grad = gradient ? out.add(dt, {py::ssize_t(columns), py::ssize_t(count)}) : 0;
@@ -343,16 +355,14 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   const std::size_t series_at = with_series ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(count)}) : 0;
   const std::size_t observations_at =
       with_observations ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(n_save), py::ssize_t(count)}) : 0;
-  const std::size_t status_at = out.add("int32", {py::ssize_t(count)});
-  const std::size_t stats_at = stats ? out.add("int32", {py::ssize_t(count), py::ssize_t(5)}) : 0;
+  const detail::status_results st(out, count, stats);
   out.make();
   call.out.value = std::span<T>(out.data<T>(value), count);
   if (gradient) call.out.gradients = std::span<T>(out.data<T>(grad), columns * count);
   if (with_series) call.out.series_values = std::span<T>(out.data<T>(series_at), n_series * count);
   if (with_observations)
     call.out.observation_values = std::span<T>(out.data<T>(observations_at), n_series * n_save * count);
-  call.out.status = std::span<solve_status>(out.data<solve_status>(status_at), count);
-  if (stats) call.out.stats = std::span<solve_statistics>(out.data<solve_statistics>(stats_at), count);
+  st.point(out, call.out, count);
   if (device) {
     detail::device_scope on(c.device);
     table.log_density(call);
@@ -363,8 +373,7 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   py::dict r;
   r["value"] = as_result(c.first(), out.array(value));
   r["gradient"] = gradient ? as_result(c.first(), permuted(c.first(), out.array(grad), {1, 0})) : py::object(py::none());
-  r["status"] = as_result(c.first(), out.array(status_at));
-  r["stats"] = stats ? py::object(detail::stats_dict(c, out.array(stats_at))) : py::object(py::none());
+  st.hand_out(r, c, out);
   r["series_values"] = with_series ? as_result(c.first(), permuted(c.first(), out.array(series_at), {1, 0}))
                                    : py::object(py::none());
   r["observation_values"] = with_observations
