@@ -26,7 +26,7 @@ for v in "$@"; do
   name=${v%%=*} inc=$(realpath -m "${v#*=}")
   names+=("$name")
   for b in $benches; do
-    nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$inc" -isystem "$cccl" -DFLUXION_HAVE_LIBCUDACXX=1 \
+    nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I"$inc" -I"$here/tests" -isystem "$cccl" -DFLUXION_HAVE_LIBCUDACXX=1 \
       -Xptxas -v "$here/bench/$b.cu" -o "$out/bin/$name-$b" >"$out/bin/$name-$b.log" 2>&1 ||
       echo "build of $name-$b failed: $out/bin/$name-$b.log" &
   done
