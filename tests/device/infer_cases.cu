@@ -336,24 +336,27 @@ result log_densities_match_host() {
       if (st != fx::solve_status::success) r.failures.push_back("a device trajectory did not succeed");
   // Density parameters that are not model parameters (a fixed dispersion,
   // an sd per observation from the data, staged to the device with the
-  // series) and counts over the intervals between save times (the model
-  // integrated with its observables accumulated), by each strategy against
-  // the host.
+  // series), series at their own times (prevalence between the save times,
+  // counts over the intervals between every other save time: the model
+  // integrated with its observables accumulated, at the merged save
+  // times), by each strategy against the host.
   {
     const std::vector<T> sds = {T(20), T(80), T(std::nan("")), T(500), T(400), T(300)};
+    const std::vector<T> prevalence_days = {5, 15, 25, 35, 45, 55}, count_days = {20, 40, 60};
     const fx::likelihood lik_known(
         fx::series<fx::neg_binomial_2>{.name = "new infections", .observable = 0, .parameters = {fx::fixed(8.0)}},
         fx::series<fx::normal>{.name = "prevalence", .observable = 1, .parameters = {fx::from_data}},
-        fx::interval_series<fx::neg_binomial_2>{.name = "infections in 10 days", .observable = 0, .parameters = {4}});
-    std::vector<O> ten_days;
-    for (const O& v : nb) ten_days.push_back(v.kind == fx::censoring::none ? O::exact(T(8) * v.value) : v);
-    const std::vector<fx::series_data<T>> known = {{.values = nb, .mask = nb_mask},
-                                                   {.values = ln, .mask = ln_mask, .parameter_values = sds},
-                                                   {.values = ten_days, .mask = nb_mask}};
+        fx::interval_series<fx::neg_binomial_2>{.name = "infections in 20 days", .observable = 0, .parameters = {4}});
+    const std::vector<O> twenty_days = {O::exact(900), O::right(2500), O::interval(1500, 3000)};
+    const std::vector<unsigned char> twenty_days_mask = {1, 0, 1};
+    const std::vector<fx::series_data<T>> known = {
+        {.values = nb, .mask = nb_mask},
+        {.values = ln, .mask = ln_mask, .parameter_values = sds, .times = prevalence_days},
+        {.values = twenty_days, .mask = twenty_days_mask, .times = count_days}};
     // The host's value, gradient and terms (each series' sum, each observation's).
     constexpr std::size_t K = 3;
-    const std::size_t S = save.size();
-    std::vector<T> hv(B), hg(columns * B), hs(K * B), ho(K * S * B);
+    const std::size_t S = nb.size() + ln.size() + twenty_days.size();  // the observations' terms
+    std::vector<T> hv(B), hg(columns * B), hs(K * B), ho(S * B);
     std::vector<fx::solve_status> hst(B);
     fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h,
                           fx::log_density_buffers<T>{.value = hv, .gradients = hg, .status = hst, .series_values = hs,
@@ -373,11 +376,11 @@ result log_densities_match_host() {
                             how);
     };
     outputs by_thread{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
-                      device_buffer<T>(K * S * B)};
+                      device_buffer<T>(S * B)};
     outputs by_lanes{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
-                     device_buffer<T>(K * S * B)};
+                     device_buffer<T>(S * B)};
     outputs by_adjoint{device_buffer<T>(B), device_buffer<T>(columns * B), device_buffer<T>(K * B),
-                       device_buffer<T>(K * S * B)};
+                       device_buffer<T>(S * B)};
     run_known(by_thread, fx::cuda::thread_per_trajectory{});
     run_known(by_lanes, fx::cuda::lane_per_column{});
     run_known(by_adjoint, fx::discrete_adjoint{});

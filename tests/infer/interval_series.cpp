@@ -1,5 +1,7 @@
 // Series over intervals (issue 39 item 1): an observable accumulated between
-// consecutive save times, without a cumulative state in the model.
+// consecutive save times, without a cumulative state in the model; and
+// series at their own times (item 2), over intervals or not, beside series
+// at the problem's save times (the end of this file).
 //
 // Oracles:
 //   - y' = c - k y has the closed form y(t) = c/k + (y0 - c/k) e^{-kt}, so the
@@ -17,6 +19,7 @@
 // threads) are each checked against them.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <fluxion/fluxion.hpp>
 #include <fluxion/infer/log_density.hpp>
@@ -32,6 +35,7 @@
 #include <cstddef>
 #include <numbers>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace fx = fluxion;
@@ -244,4 +248,211 @@ TEST_CASE("weekly counts of a two-patch SIR's new infections: the differences of
   }
   CHECK(forward.gradient(7, 0) == 0.0);
   CHECK(forward.gradient(8, 0) == 0.0);
+}
+
+// --- Series at their own times (series_data::times) ------------------------------
+//
+// y' = c - k y observed by four series beside the problem's save times
+// {0.5, 2, 3}: "serosurvey" (normal, fixed sd) at its own times {0.3, 1.7,
+// 3.2}, the second missing; "weekly" (normal over intervals, an sd per
+// observation from the data) at {1, 2.5, 4}: counts over (0, 1], (1, 2.5],
+// (2.5, 4]; "halves" (normal over intervals, fixed sd) at {2, 4}, the same
+// observable as "weekly" over other intervals; "daily" (normal, sd the model
+// parameter) at the problem's save times. The oracle: every term written
+// out from the closed form over std::complex, the gradient by the complex step.
+namespace {
+
+struct timed_series {
+  std::vector<double> times;
+  std::vector<double> values;
+  std::vector<unsigned char> mask;
+  std::vector<double> sds;  // per observation; empty: `sd_param` (-1) or the fixed sd
+  double fixed_sd;
+  bool interval;
+  bool sd_param;
+};
+const std::vector<double> own_save_times = {0.5, 2.0, 3.0};
+const std::vector<timed_series> timed = {
+    {{0.3, 1.7, 3.2}, {1.1, -7.0, 1.35}, {1, 0, 1}, {}, 0.1, false, false},
+    {{1.0, 2.5, 4.0}, {0.9, 1.9, 1.8}, {1, 1, 1}, {0.2, 0.3, 0.25}, 0, true, false},
+    {{2.0, 4.0}, {2.1, 2.4}, {1, 1}, {}, 0.3, true, false},
+    {{}, {1.2, 1.3, 1.25}, {}, {}, 0, false, true},
+};
+
+cplx relax_y(cplx kk, cplx cc, cplx y0, double t) { return cc / kk + (y0 - cc / kk) * std::exp(-kk * t); }
+cplx relax_count(cplx kk, cplx cc, cplx y0, double a, double b) {
+  return cc / kk * (b - a) + (y0 - cc / kk) * (std::exp(-kk * a) - std::exp(-kk * b)) / kk;
+}
+cplx normal_log_pdf(double y, cplx mean, cplx s) {
+  const cplx r = (y - mean) / s;
+  return -0.5 * r * r - std::log(s) - 0.5 * std::log(2 * std::numbers::pi);
+}
+// Each observation's term in the order of the data (0 where missing).
+std::vector<cplx> timed_terms(cplx kk, cplx cc, cplx sdp, cplx y0) {
+  std::vector<cplx> out;
+  for (const auto& sr : timed) {
+    const std::vector<double>& times = sr.times.empty() ? own_save_times : sr.times;
+    double a = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      const cplx mean = sr.interval ? relax_count(kk, cc, y0, a, times[i]) : relax_y(kk, cc, y0, times[i]);
+      a = times[i];
+      const cplx s = sr.sd_param ? sdp : cplx(sr.sds.empty() ? sr.fixed_sd : sr.sds[i]);
+      out.push_back(sr.mask.empty() || sr.mask[i] ? normal_log_pdf(sr.values[i], mean, s) : cplx(0));
+    }
+  }
+  return out;
+}
+
+const fx::likelihood timed_likelihood(
+    fx::series<fx::normal>{.name = "serosurvey", .observable = 0, .parameters = {fx::fixed(0.1)}},
+    fx::interval_series<fx::normal>{.name = "weekly", .observable = 0, .parameters = {fx::from_data}},
+    fx::interval_series<fx::normal>{.name = "halves", .observable = 0, .parameters = {fx::fixed(0.3)}},
+    fx::series<fx::normal>{.name = "daily", .observable = 0, .parameters = {2}});
+
+struct timed_data {
+  std::vector<std::vector<fx::observation<double>>> values;
+  std::vector<fx::series_data<double>> series;
+  timed_data() {
+    for (const auto& sr : timed) {
+      values.emplace_back();
+      for (double v : sr.values) values.back().push_back(fx::observation<double>::exact(v));
+    }
+    for (std::size_t k = 0; k < timed.size(); ++k)
+      series.push_back({.values = values[k], .mask = timed[k].mask, .parameter_values = timed[k].sds,
+                        .times = timed[k].times});
+  }
+};
+
+fx::ode_problem<double> timed_problem() {
+  return {.t0 = 0, .t1 = 4.0, .save_times = own_save_times, .rtol = 1e-11, .atol = 1e-12};
+}
+
+}  // namespace
+
+TEST_CASE("series at their own times: values, terms and gradients match the closed form") {
+  const timed_data data;
+  const inputs in;
+  std::size_t n_terms = 0;
+  for (const auto& d : data.series) n_terms += d.values.size();
+  REQUIRE(n_terms == 11);
+  const auto x0 = fx::soa(std::span<const double>(in.x0));
+  const auto th = fx::soa(std::span<const double>(in.th));
+  const auto want = [&](std::size_t b, std::size_t column) {  // column == columns: the value
+    const double h = 1e-30;
+    cplx v[4] = {in.th[b], in.th[inputs::B + b], in.th[2 * inputs::B + b], in.x0[b]};
+    if (column < columns) v[column] += cplx(0, h);
+    cplx total = 0;
+    for (const cplx t : timed_terms(v[0], v[1], v[2], v[3])) total += t;
+    return column < columns ? total.imag() / h : total.real();
+  };
+  for (int how = 0; how < 3; ++how) {
+    INFO((how == 0 ? "forward sensitivities" : how == 1 ? "the value alone" : "the discrete adjoint"));
+    const auto r = how == 0 ? fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood,
+                                                     std::span(data.series), fx::priors<>{}, inputs::B, x0, th)
+                   : how == 1 ? fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood,
+                                                      std::span(data.series), fx::priors<>{}, inputs::B, x0, th, false)
+                              : fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood,
+                                                      std::span(data.series), fx::priors<>{}, inputs::B, x0, th,
+                                                      fx::discrete_adjoint{});
+    for (std::size_t b = 0; b < inputs::B; ++b) {
+      INFO("trajectory " << b);
+      REQUIRE(r.status[b] == fx::solve_status::success);
+      CHECK_THAT(r.value[b], WithinRel(want(b, columns), 1e-9));
+      if (how == 1) continue;
+      for (std::size_t j = 0; j < columns; ++j) {
+        INFO("column " << j);
+        CHECK_THAT(r.gradient(j, b), WithinAbs(want(b, j), 1e-7 * (1 + std::abs(want(b, j)))));
+      }
+    }
+  }
+  SECTION("each series' sum and each observation's term, in the order of the data") {
+    std::vector<double> value(inputs::B), grad(columns * inputs::B), sums(4 * inputs::B, -1.0),
+        terms(n_terms * inputs::B, -1.0);
+    std::vector<fx::solve_status> status(inputs::B);
+    fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood, std::span(data.series),
+                          fx::priors<>{}, inputs::B, x0, th,
+                          fx::log_density_buffers<double>{.value = value, .gradients = grad, .status = status,
+                                                          .series_values = sums, .observation_values = terms});
+    for (std::size_t b = 0; b < inputs::B; ++b) {
+      const auto oracle = timed_terms(in.th[b], in.th[inputs::B + b], in.th[2 * inputs::B + b], in.x0[b]);
+      std::size_t place = 0;
+      for (std::size_t k = 0; k < timed.size(); ++k) {
+        double sum = 0;
+        for (std::size_t i = 0; i < data.series[k].values.size(); ++i, ++place) {
+          INFO("trajectory " << b << ", series " << k << ", observation " << i);
+          CHECK_THAT(terms[place * inputs::B + b], WithinAbs(oracle[place].real(), 1e-8));
+          sum += oracle[place].real();
+        }
+        CHECK_THAT(sums[k * inputs::B + b], WithinAbs(sum, 1e-8));
+      }
+      CHECK(terms[1 * inputs::B + b] == 0.0);  // the serosurvey's missing value
+    }
+    // A terms buffer one observation short: refused.
+    std::vector<double> short_terms((n_terms - 1) * inputs::B);
+    CHECK_THROWS_AS(fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood, std::span(data.series),
+                                          fx::priors<>{}, inputs::B, x0, th,
+                                          fx::log_density_buffers<double>{.value = value, .gradients = grad,
+                                                                          .status = status,
+                                                                          .observation_values = short_terms}),
+                    fx::layout_error);
+  }
+  SECTION("a member per sensitivity column (the GPU's lanes)") {
+    for (std::size_t b = 0; b < inputs::B; ++b) {
+      INFO("trajectory " << b);
+      const double xb[1] = {in.x0[b]}, tb[3] = {in.th[b], in.th[inputs::B + b], in.th[2 * inputs::B + b]};
+      double value = std::nan(""), grad[columns];
+      const auto status = log_density_harness::members_log_density<fx::tsit5, M>(
+          timed_problem(), timed_likelihood, data.series, fx::priors<>{}, xb, tb, &value, grad, 1);
+      for (const auto st : status) REQUIRE(st == fx::solve_status::success);
+      CHECK_THAT(value, WithinRel(want(b, columns), 1e-9));
+      for (std::size_t j = 0; j < columns; ++j) {
+        INFO("column " << j);
+        CHECK_THAT(grad[j], WithinAbs(want(b, j), 1e-7 * (1 + std::abs(want(b, j)))));
+      }
+    }
+  }
+}
+
+TEST_CASE("series at their own times: what is refused, naming the series and the time index") {
+  const inputs in;
+  const auto x0 = fx::soa(std::span<const double>(in.x0));
+  const auto th = fx::soa(std::span<const double>(in.th));
+  const auto refused = [&](std::vector<double> times, std::size_t values, const std::string& says,
+                           std::size_t index = fx::data_error::no_index) {
+    timed_data data;
+    data.series[0].times = times;
+    data.values[0].resize(values, fx::observation<double>::exact(1.0));
+    data.series[0].values = data.values[0];
+    const std::vector<unsigned char> no_mask;
+    data.series[0].mask = no_mask;
+    try {
+      fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood, std::span(data.series),
+                            fx::priors<>{}, inputs::B, x0, th);
+      FAIL("not refused: " << says);
+    } catch (const fx::data_error& e) {
+      INFO(e.what());
+      CHECK(e.series() == "serosurvey");
+      CHECK(e.index() == index);
+      CHECK(std::string(e.what()).find(says) != std::string::npos);
+    }
+  };
+  refused({0.3, 0.3, 3.2}, 3, "strictly increasing", 1);
+  refused({0.3, 2.0, 1.0}, 3, "strictly increasing", 2);
+  refused({0.3, 1.7, 4.5}, 3, "outside the problem's span", 2);
+  refused({-0.1, 1.7, 3.2}, 3, "outside the problem's span", 0);
+  refused({0.3, std::nan(""), 3.2}, 3, "not finite", 1);
+  refused({0.3, 1.7, 3.2}, 2, "2 values but 3 times of its own");
+  refused({}, 2, "2 values but the problem has 3 save times");
+  // A mask, trials or parameter values count per time of the series.
+  timed_data data;
+  const std::vector<unsigned char> long_mask = {1, 1, 1, 1};
+  data.series[0].mask = long_mask;
+  CHECK_THROWS_AS(fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood, std::span(data.series),
+                                        fx::priors<>{}, inputs::B, x0, th),
+                  fx::data_error);
+  timed_data short_sd;
+  short_sd.series[1].parameter_values = std::span<const double>(timed[1].sds).first(2);
+  CHECK_THROWS_WITH(fx::host::log_density(M{}, fx::tsit5{}, timed_problem(), timed_likelihood,
+                                          std::span(short_sd.series), fx::priors<>{}, inputs::B, x0, th),
+                    Catch::Matchers::ContainsSubstring("one parameter value per time of the series (3), got 2"));
 }

@@ -142,8 +142,8 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
   std::vector<double> scratch(slots * Record::record * save_times.size(), std::nan(""));
   constexpr int columns = n_params + n_states;
   for (bool gradient : {true, false}) {
-    std::vector<double> atol;
-    const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, gradient, atol);
+    fx::detail::log_density_setup<double> setup;
+    const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, gradient, setup);
     const auto o = fx::check_problem(aug, gradient ? fx::sensitivity_system<M>::n_states : M::n_states);
     for (std::size_t b = 0; b < B; ++b) {
       const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
@@ -200,8 +200,8 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 27, .save_times = save_times, .rtol = 1e-8, .atol = 1e-8};
   std::vector<fx::detail::series_view<double>> views;
   for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr, nullptr});
-  std::vector<double> atol;
-  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
+  fx::detail::log_density_setup<double> setup;
+  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, setup);
   const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
   using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members<double>>;
   for (std::size_t b = 0; b < B; ++b) {
@@ -257,8 +257,8 @@ TEST_CASE("a member per column: a missing value whose observable's derivative is
   const fx::priors<> pri;
   const fx::ode_problem<double> pr{.t0 = 0, .t1 = 2.5, .save_times = ts, .rtol = 1e-9, .atol = 1e-9};
   const std::vector<fx::detail::series_view<double>> views = {{values.data(), mask.data(), nullptr, nullptr}};
-  std::vector<double> atol;
-  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, atol);
+  fx::detail::log_density_setup<double> setup;
+  const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, setup);
   const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
   const double x0[1] = {0.0}, th[3] = {0.7, 1.3, 0.2};
   double v_one = 0, g_one[columns] = {};

@@ -51,11 +51,11 @@ std::vector<fx::solve_status> members_log_density(const fx::ode_problem<double>&
   using E = fx::detail::integrated_model_t<M, Lik>;
   using Sink = fx::detail::member_log_density_sink<E, Lik, support::host_members<double>>;
   constexpr int G = 1 + int(E::n_params + E::n_states);
-  const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data));
-  std::vector<double> atol;
-  const auto checked = fx::detail::check_log_density<M>(problem, lik, std::span(data), pri, true, atol);
+  fx::detail::log_density_setup<double> setup;
+  const auto checked = fx::detail::check_log_density<M>(problem, lik, std::span(data), pri, true, setup);
+  const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data), setup.timeline);
   const auto o = fx::check_problem(checked, fx::sensitivity_system<E>::n_states);
-  std::vector<double> scratch(G * Sink::slot_values(problem.save_times.size()), std::nan("")), slots(G);
+  std::vector<double> scratch(G * Sink::slot_values(o.n_save), std::nan("")), slots(G);
   std::vector<fx::solve_status> status(G);
   std::vector<fx::solve_statistics> stats(G);
   std::barrier<> meet(G);

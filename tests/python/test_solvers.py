@@ -137,6 +137,41 @@ def test_log_density_and_gradient(seir_module, backend, dtype):
                 1e-2 if dtype == np.float32 else 1e-5) * scale, policy
 
 
+def test_log_density_own_times(seir_module, backend, dtype):
+    """A series at its own times (every third day, one missing), with no
+    save times: its terms are the oracle's on those days, in the order of
+    its data, and the value is theirs plus the priors."""
+    m = seir_module
+    x0, p, counts, mask, _ = seir_case(dtype)
+    days = np.array(DAYS[2::3])
+    seen = mask[2::3].copy()
+    seen[1] = 0
+    saved, _ = oracle.integrate(x0.astype(np.float64), p.astype(np.float64), DAYS[-1], list(days),
+                                steps_per_unit=50, f=oracle.seir_rhs)
+    want_terms = oracle.seir_terms(saved, p.astype(np.float64), counts[2::3], seen)
+    want = oracle.seir_log_density(saved, p.astype(np.float64), counts[2::3], seen)
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    data = [{"values": counts[2::3], "mask": seen, "times": days}]
+    d = m.log_density(xd, pd, data=data, t_span=(0.0, DAYS[-1]), rtol=tol, atol=tol, terms="observations")
+    rel = 1e-4 if dtype == np.float32 else 1e-7
+    np.testing.assert_allclose(backend.asnumpy(d.value), want, rtol=rel)
+    assert isinstance(d.observation_values, list) and len(d.observation_values) == 1
+    got = d.observation_values[0]
+    assert isinstance(got, backend.array_type) and got.shape == (len(x0), len(days))
+    np.testing.assert_allclose(backend.asnumpy(got), want_terms, rtol=rel, atol=rel)
+    # The same days as the problem's save times, without times of its own:
+    # the same value and gradient.
+    e = m.log_density(xd, pd, data=[{"values": counts[2::3], "mask": seen}], t_span=(0.0, DAYS[-1]),
+                      save_times=days, rtol=tol, atol=tol)
+    np.testing.assert_allclose(backend.asnumpy(d.value), backend.asnumpy(e.value), rtol=rel)
+    np.testing.assert_allclose(backend.asnumpy(d.gradient), backend.asnumpy(e.gradient), rtol=1e-3, atol=1e-6)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        m.log_density(xd, pd, data=[{"values": counts[:2], "times": [3.0, 2.0]}], t_span=(0.0, DAYS[-1]))
+    with pytest.raises(ValueError, match=r"data\[0\]\['times'\] has 2 values but 'values' has 3"):
+        m.log_density(xd, pd, data=[{"values": counts[:3], "times": [2.0, 3.0]}], t_span=(0.0, DAYS[-1]))
+
+
 def test_log_density_terms(seir_module, backend, dtype):
     """terms='observations': each day's term against the oracle's, and the
     series' sum, as arrays of the inputs' kind; terms='series': the sums alone."""

@@ -5,8 +5,10 @@
 // parameters, then the initial states; an empty span asks for the value
 // alone); status[b]; optionally (an empty span records none) statistics,
 // each series' log-likelihood [series][trajectory] (its terms summed, no
-// priors) and each observation's term [series][save time][trajectory] (0
-// where the mask says missing). A trajectory that fails has -inf in all of
+// priors) and each observation's term [observation][trajectory], the
+// observations in the order of the data: series 0's values, then series
+// 1's (with a value per save time each: [series][save time][trajectory]);
+// 0 where the mask says missing. A trajectory that fails has -inf in all of
 // them, as in its value. Each is checked for its size and apart from the
 // inputs and the other outputs before any work (fluxion::layout_error).
 //
@@ -30,30 +32,31 @@ struct log_density_buffers {
   std::span<solve_status> status;          // count values
   std::span<solve_statistics> stats = {};  // count values, or empty
   std::span<T> series_values = {};         // n_series * count values, or empty
-  std::span<T> observation_values = {};    // n_series * n_save * count values, or empty
+  std::span<T> observation_values = {};    // (every series' values) * count values, or empty
 };
 
 // Where a trajectory's terms go, when asked: series k at series[k stride],
-// observation (k, s) at observations[(k n_save + s) stride]; null: not asked.
+// the observation at `place` among all series' (series_view::first_term
+// plus its data index) at observations[place stride]; null: not asked.
 template <class T>
 struct term_outputs {
   T* series = nullptr;
   T* observations = nullptr;
   std::ptrdiff_t stride = 0;
-  std::size_t n_save = 0;
+  std::size_t n_terms = 0;  // observations of all series
 
   // Trajectory b's.
   FLUXION_HOST_DEVICE term_outputs at(std::size_t b) const {
-    return {series ? series + b : nullptr, observations ? observations + b : nullptr, stride, n_save};
+    return {series ? series + b : nullptr, observations ? observations + b : nullptr, stride, n_terms};
   }
-  // The term of series k at save time s: into its series' sum and its place.
-  FLUXION_HOST_DEVICE void add(std::size_t k, std::size_t s, T term) const {
+  // The term of series k at its place: into its series' sum and its place.
+  FLUXION_HOST_DEVICE void add(std::size_t k, std::size_t place, T term) const {
     if (series) series[std::ptrdiff_t(k) * stride] += term;
-    observation(k, s, term);
+    observation(place, term);
   }
   // Its place alone (a missing value's is 0).
-  FLUXION_HOST_DEVICE void observation(std::size_t k, std::size_t s, T term) const {
-    if (observations) observations[std::ptrdiff_t(k * n_save + s) * stride] = term;
+  FLUXION_HOST_DEVICE void observation(std::size_t place, T term) const {
+    if (observations) observations[std::ptrdiff_t(place) * stride] = term;
   }
   // The n_series series' sums set to 0, before the terms.
   FLUXION_HOST_DEVICE void clear_series(std::size_t n_series) const {
@@ -63,10 +66,9 @@ struct term_outputs {
   // Every value set to -inf: a trajectory that failed.
   FLUXION_HOST_DEVICE void fail(std::size_t n_series) const {
     const T v = -math::special::infinity<T>();
-    for (std::size_t k = 0; k < n_series; ++k) {
+    for (std::size_t k = 0; k < n_series; ++k)
       if (series) series[std::ptrdiff_t(k) * stride] = v;
-      for (std::size_t s = 0; s < n_save; ++s) observation(k, s, v);
-    }
+    for (std::size_t place = 0; place < n_terms; ++place) observation(place, v);
   }
 };
 
@@ -81,13 +83,13 @@ struct checked_log_density {
   checked_buffer<solve_statistics> stats;  // no bytes when none are recorded
   bool gradient, with_stats;
   checked_buffer<T> series, observations;  // no bytes (a null data) when not asked for
-  std::size_t n_save = 0;
+  std::size_t n_terms = 0;
 
   // The terms' outputs (null where not asked for); element strides: the
   // trajectories' count, both in the soa order.
   term_outputs<T> terms() const {
     return {series.data, observations.data, series.data ? series.element_stride : observations.element_stride,
-            n_save};
+            n_terms};
   }
 
   template <class F>
@@ -105,14 +107,14 @@ struct checked_log_density {
 
 // The inputs of `count` trajectories of n states and n_params parameters and
 // the outputs (the gradient's n_params + n_states columns when asked for;
-// the terms of n_series series at n_save save times), each checked, the
+// the sums of n_series series and n_terms observations' terms), each checked, the
 // outputs apart from the inputs and from each other (absent ones overlap
 // nothing).
 template <class T>
 checked_log_density<T> check_log_density_buffers(std::size_t n, std::size_t n_params, std::size_t count,
                                                  const batch<const T>& x0, const batch<const T>& p,
                                                  const log_density_buffers<T>& out, std::size_t n_series = 0,
-                                                 std::size_t n_save = 0) {
+                                                 std::size_t n_terms = 0) {
   const bool gradient = !out.gradients.empty(), with_stats = !out.stats.empty();
   const auto optional = [&](const char* name, std::span<T> buffer, std::size_t per_trajectory) {
     if (buffer.empty() || per_trajectory == 0) return checked_buffer<T>{nullptr, 1, 1, 0, 0};
@@ -132,8 +134,8 @@ checked_log_density<T> check_log_density_buffers(std::size_t n, std::size_t n_pa
       gradient,
       with_stats,
       optional("series values", out.series_values, n_series),
-      optional("observation values", out.observation_values, n_series * n_save),
-      n_save};
+      optional("observation values", out.observation_values, n_terms),
+      n_terms};
   check_outputs_apart({{"initial state", c.x0}, {"parameter", c.p}},
                       {{"statistics", c.stats}, {"status", c.status}, {"log-density", c.value},
                        {"gradient", c.gradients}, {"series values", c.series},

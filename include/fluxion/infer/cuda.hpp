@@ -93,12 +93,12 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // Forward sensitivities integrate the augmented system (its tolerances);
   // the adjoint and the value alone, the model.
   const bool sensitivities = gradient && !adjoint_kernel;
-  std::vector<T> atol;
-  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, atol);
+  fluxion::detail::log_density_setup<T> setup;
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, setup);
   const std::size_t n_system = sensitivities ? sensitivity_system<E>::n_states : E::n_states;
   const ode_options<T> o = check_problem(aug, n_system);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
-                                                               pr.save_times.size());
+                                                               setup.timeline.n_terms);
   detail::check_device_memory(c);
   if (count == 0) return;
   // The strategy: a launcher (infer/cuda/) plans its grids and scratch, then
@@ -106,8 +106,8 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   // trajectory's 1 + columns lanes in one warp (up to 31 columns); the value
   // alone always runs a thread a trajectory.
   const auto run = [&](const auto& launcher) {
-    detail::launch_log_density(launcher, fluxion::detail::integrated_model(m, lik), o, n_system, lik, data, pri, count,
-                               c, stream);
+    detail::launch_log_density(launcher, fluxion::detail::integrated_model(m, lik), o, n_system, lik, data,
+                               setup.timeline, pri, count, c, stream);
   };
   constexpr bool by_column = std::is_same_v<Policy, lane_per_column> && 1 + E::n_params + E::n_states <= 32;
   if (!gradient) return run(detail::thread_per_trajectory_launcher<Method, false, E, Lik, Pri>(o, count));

@@ -44,7 +44,8 @@
 // a model parameter's flat index (fitted: its gradient column), a constant
 // (fx::fixed(v)) or a value per save time from the data (fx::from_data,
 // series_data::parameter_values). Binomial families take the number of trials
-// per save time from the data. Data: one observation per save time (exact
+// per save time from the data. Data: one observation per save time, or per
+// time of the series' own (series_data::times, infer/series_data.hpp) (exact
 // or censored, fluxion/infer/censoring.hpp), an optional mask (0: missing,
 // the value is not read), trials where the family needs them; checked on the
 // host before any work (fluxion::data_error names the series and the time
@@ -88,6 +89,7 @@
 #include <fluxion/infer/likelihood.hpp>
 #include <fluxion/infer/partials.hpp>
 #include <fluxion/infer/priors.hpp>
+#include <fluxion/infer/series_data.hpp>
 #include <fluxion/layout/batch.hpp>
 #include <fluxion/layout/check.hpp>
 #include <fluxion/layout/error.hpp>
@@ -104,36 +106,15 @@ namespace fluxion {
 namespace detail {
 template <class Family>
 inline constexpr bool location_is_log = std::is_same_v<Family, lognormal>;
-}  // namespace detail
 
-// The data of one series, host memory (one value per save time).
+// The value of a density's parameter slot at the series' data index i: a
+// model parameter's, a constant, or the series' value there.
 template <class T>
-struct series_data {
-  std::span<const observation<T>> values;
-  std::span<const unsigned char> mask = {};  // empty: every value observed
-  std::span<const T> trials = {};            // binomial families only
-  std::span<const T> parameter_values = {};  // a slot given as fx::from_data: its value per save time
-};
-
-namespace detail {
-
-// The data of one series as the integration reads them (host or device pointers).
-template <class T>
-struct series_view {
-  const observation<T>* values;
-  const unsigned char* mask;  // null: every value observed
-  const T* trials;            // null unless the family takes trials
-  const T* parameter_values;  // null unless a slot is fx::from_data
-};
-
-// The value of a density's parameter slot at save time s: a model
-// parameter's, a constant, or the series' value there.
-template <class T>
-FLUXION_HOST_DEVICE T family_parameter(const parameter_index& slot, const series_view<T>& d, std::size_t s,
+FLUXION_HOST_DEVICE T family_parameter(const parameter_index& slot, const series_view<T>& d, std::ptrdiff_t i,
                                        const T* p, std::ptrdiff_t ps) {
   if (slot.is_model_parameter()) return p[std::ptrdiff_t(slot.value) * ps];
   if (slot.value == parameter_index::constant) return T(slot.fixed_value);
-  return d.parameter_values[s];
+  return d.parameter_values[i];
 }
 
 // log L of one observation and its partials in (location, the family's other
@@ -162,18 +143,18 @@ FLUXION_HOST_DEVICE_CALL T observation_value(const observation<T>& obs, T trials
   else return log_likelihood<Family>(obs, loc, extra[E]...);
 }
 
-// The term of series sr at save time s, its observable's value there mu:
-// log L and its partials in (mu, the family's other parameters). Callers
-// check the mask first.
+// The term of series sr at its data index i, its observable's value there
+// mu: log L and its partials in (mu, the family's other parameters).
+// Callers check the mask first.
 template <class Family, class Timing, class T>
 FLUXION_HOST_DEVICE partials<T, Family::parameter_count> series_term(const series<Family, Timing>& sr,
-                                                                   const series_view<T>& d, std::size_t s, T mu,
+                                                                   const series_view<T>& d, std::ptrdiff_t i, T mu,
                                                                    const T* p, std::ptrdiff_t ps) {
   constexpr int E = series<Family, Timing>::extra_parameters;
   T extra[E > 0 ? E : 1];
-  for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, s, p, ps);
-  const T trials = d.trials ? d.trials[s] : T(0);
-  return observation_term<Family>(d.values[s], trials, mu, extra, std::make_integer_sequence<int, E>{});
+  for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, i, p, ps);
+  const T trials = d.trials ? d.trials[i] : T(0);
+  return observation_term<Family>(d.values[i], trials, mu, extra, std::make_integer_sequence<int, E>{});
 }
 
 // The model a log-density integrates for likelihood Lik: M itself, or M with
@@ -215,8 +196,10 @@ struct deferred_terms {
 // censored term's incomplete beta function up to 32 times over); after the
 // loop the warp evaluates them together.
 // M is the model integrated (integrated_model_t): a series over intervals
-// reads the difference of an accumulated observable between this save time
-// and the one before (0 before the first: the accumulation starts at t0).
+// reads the difference of an accumulated observable between this time of
+// the series and its time before (0 before the first: the accumulation
+// starts at t0). A series reads the save times that are its times alone
+// (series_view::index).
 template <class M, class Lik, bool Gradient, bool Deferred = false>
 struct log_density_sink {
   using T = typename M::scalar;
@@ -242,23 +225,16 @@ struct log_density_sink {
   std::size_t save_index = 0;
   T mu[nobs > 0 ? nobs : 1] = {};
   T dmu[Gradient ? (nobs > 0 ? nobs : 1) * columns : 1] = {};
-  // The accumulated observables (and their derivatives) at the previous save time.
-  static constexpr int given_obs = int(given_observables_of<M>);
-  static constexpr int nacc = Lik::accumulates ? given_obs : 0;
+  // Each series' accumulated observable (and its derivatives) at the
+  // series' time before (series over intervals).
+  static constexpr int nacc = Lik::accumulates ? int(Lik::size) : 0;
   T prev_mu[nacc > 0 ? nacc : 1] = {};
   T prev_dmu[Gradient && nacc > 0 ? nacc * columns : 1] = {};
   // Where each term goes besides the value, when asked (infer/buffers.hpp).
   term_outputs<T> terms = {};
 
-  // The terms of the current save time, then its accumulated observables kept for the next.
-  FLUXION_HOST_DEVICE void add_terms() {
-    lik.each(*this);
-    if constexpr (nacc > 0) {
-      for (int k = 0; k < nacc; ++k) prev_mu[k] = mu[given_obs + k];
-      if constexpr (Gradient)
-        for (int k = 0; k < nacc * columns; ++k) prev_dmu[k] = dmu[given_obs * columns + k];
-    }
-  }
+  // The terms of the current save time.
+  FLUXION_HOST_DEVICE void add_terms() { lik.each(*this); }
 
   template <int... R, int... C>
   FLUXION_HOST_DEVICE void add_ox(const T* v, const T* sens, std::integer_sequence<int, R...>,
@@ -323,35 +299,45 @@ struct log_density_sink {
     }
   }
 
-  // One series at the current save time.
+  // One series at the current save time, where it is one of its times.
   template <class Family, class Timing>
   FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
-    const std::size_t s = save_index;
-    if (d.mask && d.mask[s] == 0) return terms.observation(k, s, T(0));
+    const std::ptrdiff_t i = d.index(save_index);
+    if (i < 0) return;
     constexpr int E = series<Family, Timing>::extra_parameters;
     constexpr bool interval = series<Family, Timing>::accumulated;
     const int at = location_observable<M>(sr);
-    T m = mu[at];
-    if constexpr (interval) m -= prev_mu[sr.observable];
-    if constexpr (Gradient) {
-      const auto r = series_term(sr, d, s, m, p, ps);
-      value += r.value;
-      terms.add(k, s, r.value);
-      for (int j = 0; j < columns; ++j) {
-        T dm = dmu[at * columns + j];
-        if constexpr (interval) dm -= prev_dmu[sr.observable * columns + j];
-        grad[j] += r.grad[0] * dm;
+    if (d.observed(i)) {
+      T m = mu[at];
+      if constexpr (interval) m -= prev_mu[k];
+      if constexpr (Gradient) {
+        const auto r = series_term(sr, d, i, m, p, ps);
+        value += r.value;
+        terms.add(k, d.first_term + std::size_t(i), r.value);
+        for (int j = 0; j < columns; ++j) {
+          T dm = dmu[at * columns + j];
+          if constexpr (interval) dm -= prev_dmu[k * columns + j];
+          grad[j] += r.grad[0] * dm;
+        }
+        for (int e = 0; e < E; ++e)
+          if (sr.parameters[e].is_model_parameter()) grad[sr.parameters[e].value] += r.grad[1 + e];
+      } else {
+        T extra[E > 0 ? E : 1];
+        for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, i, p, ps);
+        const T trials = d.trials ? d.trials[i] : T(0);
+        const T term =
+            observation_value<Family>(d.values[i], trials, m, extra, std::make_integer_sequence<int, E>{});
+        value += term;
+        terms.add(k, d.first_term + std::size_t(i), term);
       }
-      for (int e = 0; e < E; ++e)
-        if (sr.parameters[e].is_model_parameter()) grad[sr.parameters[e].value] += r.grad[1 + e];
     } else {
-      T extra[E > 0 ? E : 1];
-      for (int e = 0; e < E; ++e) extra[e] = family_parameter(sr.parameters[e], d, s, p, ps);
-      const T trials = d.trials ? d.trials[s] : T(0);
-      const T term = observation_value<Family>(d.values[s], trials, m, extra, std::make_integer_sequence<int, E>{});
-      value += term;
-      terms.add(k, s, term);
+      terms.observation(d.first_term + std::size_t(i), T(0));  // missing: its term is 0
+    }
+    if constexpr (interval) {  // the start of the series' next interval, observed or not
+      prev_mu[k] = mu[at];
+      if constexpr (Gradient)
+        for (int j = 0; j < columns; ++j) prev_dmu[k * columns + j] = dmu[at * columns + j];
     }
   }
 };
@@ -439,6 +425,9 @@ struct series_checker {
   void operator()(const series<Family, Timing>& sr, std::size_t k) const {
     const series_data<typename M::scalar>& d = data[k];
     const std::string name = sr.name ? sr.name : "series";
+    // One value per save time, or per time of the series' own.
+    const std::size_t n_values = series_length(d, n_save);
+    const std::string per = d.times.empty() ? "save time" : "time of the series";
     if ((sr.observable) < 0 || std::size_t(sr.observable) >= M::n_observables)
       throw data_error(name, data_error::no_index,
                        "observable index " + std::to_string(sr.observable) + " is not among the model's " +
@@ -465,11 +454,11 @@ struct series_checker {
       }
     }
     check_not_null(name, "parameter values", d.parameter_values.data(), d.parameter_values.size());
-    if (reads_data && d.parameter_values.size() != n_save)
+    if (reads_data && d.parameter_values.size() != n_values)
       throw data_error(name, data_error::no_index,
                        std::string("the ") + Family::name +
                            " density reads a parameter from the data (fx::from_data): it needs one parameter value "
-                           "per save time (" + std::to_string(n_save) + "), got " +
+                           "per " + per + " (" + std::to_string(n_values) + "), got " +
                            std::to_string(d.parameter_values.size()));
     if (!reads_data && !d.parameter_values.empty())
       throw data_error(name, data_error::no_index,
@@ -477,21 +466,24 @@ struct series_checker {
     check_not_null(name, "values", d.values.data(), d.values.size());
     check_not_null(name, "mask entries", d.mask.data(), d.mask.size());
     check_not_null(name, "trials", d.trials.data(), d.trials.size());
-    if (d.values.size() != n_save)
+    if (d.values.size() != n_values)
       throw data_error(name, data_error::no_index,
-                       "the series has " + std::to_string(d.values.size()) + " values but the problem has " +
-                           std::to_string(n_save) + " save times (one value per save time)");
+                       d.times.empty() ? "the series has " + std::to_string(d.values.size()) +
+                                             " values but the problem has " + std::to_string(n_save) +
+                                             " save times (one value per save time, or give the series' own times)"
+                                       : "the series has " + std::to_string(d.values.size()) + " values but " +
+                                             std::to_string(n_values) + " times of its own (one value per time)");
     check_mask_length(name, d.values.size(), d.mask);
     if constexpr (takes_trials<Family>) {
-      if (d.trials.size() != n_save)
+      if (d.trials.size() != n_values)
         throw data_error(name, data_error::no_index,
-                         "the " + std::string(Family::name) + " density needs one number of trials per save time (" +
-                             std::to_string(n_save) + "), got " + std::to_string(d.trials.size()));
+                         "the " + std::string(Family::name) + " density needs one number of trials per " + per +
+                             " (" + std::to_string(n_values) + "), got " + std::to_string(d.trials.size()));
     } else if (!d.trials.empty()) {
       throw data_error(name, data_error::no_index,
                        "trials were given, but the " + std::string(Family::name) + " density takes none");
     }
-    for (std::size_t s = 0; s < n_save; ++s) {
+    for (std::size_t s = 0; s < n_values; ++s) {
       if (!d.mask.empty() && d.mask[s] == 0) continue;
       const observation<typename M::scalar>& ob = d.values[s];
       std::string problem;
@@ -605,41 +597,60 @@ struct prior_checker {
   }
 };
 
+// What a checked log-density call keeps for its duration: the problem it
+// integrates points into it (per-state tolerances of the system integrated,
+// the save times of the observation timeline), so it outlives the call's
+// use of that problem and is neither copied nor moved.
+template <class T>
+struct log_density_setup {
+  std::vector<T> atol;
+  observation_timeline<T> timeline;
+  log_density_setup() = default;
+  log_density_setup(const log_density_setup&) = delete;
+  log_density_setup& operator=(const log_density_setup&) = delete;
+};
+
 // Everything a log-density needs, checked before any work: the problem, the
-// series and their data, the priors, the buffers.
+// series and their data (and their own times, merged into the save times:
+// series_data.hpp), the priors. Returns the problem of the system
+// integrated, whose spans point into `setup`.
 template <class M, class Lik, class Pri>
 ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::scalar>& pr, const Lik& lik,
                                                   std::span<const series_data<typename M::scalar>> data,
-                                                  const Pri& pri, bool gradient, std::vector<typename M::scalar>& atol) {
+                                                  const Pri& pri, bool gradient,
+                                                  log_density_setup<typename M::scalar>& setup) {
   using T = typename M::scalar;
   using E = integrated_model_t<M, Lik>;
-  // The problem for the model integrated: an accumulated state's absolute
-  // tolerance is the problem's atol (the given states keep theirs). The
-  // problem itself is checked with the system it integrates, by the caller.
-  ode_problem<T> base = pr;
-  if constexpr (Lik::accumulates) {
-    check_problem(pr, M::n_states);
-    if (!pr.atol_per_state.empty()) {
-      atol.assign(E::n_states, pr.atol);
-      for (std::size_t i = 0; i < M::n_states; ++i) atol[i] = pr.atol_per_state[i];
-      base.atol_per_state = atol;
-    }
-  }
-  ode_problem<T> out = base;
-  if (gradient) {
-    std::vector<T> sensitivity_atol;
-    out = sensitivity_problem<E>(base, sensitivity_atol);
-    atol = std::move(sensitivity_atol);
-    if (!out.atol_per_state.empty()) out.atol_per_state = atol;
-  }
   if (data.size() != Lik::size)
     throw data_error("likelihood", data_error::no_index,
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
+  check_problem(pr, M::n_states);
   series_checker<M> check_one{data, pr.save_times.size()};
   lik.each_on_host(check_one);
   prior_checker<M> check_prior;
   pri.each_on_host(check_prior);
+  std::vector<std::string> names;
+  const auto name_of = [&](const auto& sr, std::size_t) { names.push_back(sr.name ? sr.name : "series"); };
+  lik.each_on_host(name_of);
+  setup.timeline = make_timeline<T>(pr.save_times, pr.t0, pr.t1, data, names);
+  // The problem for the model integrated: an accumulated state's absolute
+  // tolerance is the problem's atol (the given states keep theirs). The
+  // problem itself is checked with the system it integrates, by the caller.
+  ode_problem<T> base = pr;
+  if (setup.timeline.own_times) base.save_times = setup.timeline.save_times;
+  if constexpr (Lik::accumulates) {
+    if (!pr.atol_per_state.empty()) {
+      setup.atol.assign(E::n_states, pr.atol);
+      for (std::size_t i = 0; i < M::n_states; ++i) setup.atol[i] = pr.atol_per_state[i];
+      base.atol_per_state = setup.atol;
+    }
+  }
+  if (!gradient) return base;
+  std::vector<T> sensitivity_atol;
+  ode_problem<T> out = sensitivity_problem<E>(base, sensitivity_atol);
+  setup.atol = std::move(sensitivity_atol);
+  if (!out.atol_per_state.empty()) out.atol_per_state = setup.atol;
   return out;
 }
 
@@ -687,18 +698,6 @@ log_density_result<typename M::scalar> sized_log_density_result(std::size_t coun
   return r;
 }
 
-// The series' data as the integration reads them (host pointers; at least
-// one view, so that data() is never null).
-template <class T>
-std::vector<series_view<T>> host_series_views(std::span<const series_data<T>> data) {
-  std::vector<series_view<T>> views(data.size() > 0 ? data.size() : 1);
-  for (std::size_t k = 0; k < data.size(); ++k)
-    views[k] = {data[k].values.data(), data[k].mask.empty() ? nullptr : data[k].mask.data(),
-                data[k].trials.empty() ? nullptr : data[k].trials.data(),
-                data[k].parameter_values.empty() ? nullptr : data[k].parameter_values.data()};
-  return views;
-}
-
 }  // namespace detail
 
 namespace host {
@@ -721,16 +720,16 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   using E = fluxion::detail::integrated_model_t<M, Lik>;
   constexpr std::size_t columns = M::n_params + M::n_states;
   const bool gradient = !out.gradients.empty();
-  std::vector<T> atol;
-  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+  fluxion::detail::log_density_setup<T> setup;
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
   const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
-                                                               pr.save_times.size());
+                                                               setup.timeline.n_terms);
   const auto& cx = c.x0;
   const auto& cp = c.p;
   if (count == 0) return;
   const term_outputs<T> terms = c.terms();
-  const auto views = fluxion::detail::host_series_views(data);
+  const auto views = fluxion::detail::host_series_views(data, setup.timeline);
   const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * (gradient ? columns : 1);
   fluxion::host::detail::for_ranges(count, exec, 1, values_per_trajectory, [&](std::size_t begin, std::size_t end) {
@@ -765,9 +764,9 @@ log_density_result<typename M::scalar> log_density(const M& m, Method method, co
                                                    batch<const typename M::scalar> p, bool gradient = true,
                                                    threads exec = threads{}) {
   using T = typename M::scalar;
-  std::vector<T> atol;
+  fluxion::detail::log_density_setup<T> setup;
   using E = fluxion::detail::integrated_model_t<M, Lik>;
-  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+  const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
   check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
   check_buffer("initial state", x0, M::n_states, count, false);
   check_buffer("parameter", p, M::n_params, count, false);

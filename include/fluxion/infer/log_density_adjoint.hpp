@@ -72,9 +72,10 @@ inline void check_adjoint_settings(const discrete_adjoint& how) {
 // The series' terms at one save time: the value, the adjoints of the
 // observables (mubar) and of the families' own parameters (into pbar). M is
 // the model integrated (integrated_model_t): a series over intervals reads
-// its accumulated observable's value less `previous` (that value at the
-// save time before), and adds the adjoint of `previous` into back, which
-// the caller subtracts from the seed of the save time before.
+// its accumulated observable's value less previous[k] (that value at the
+// series' time before, kept here), and the adjoint of that value is taken
+// from the seed on the tape of that time's save (its accumulated state's,
+// whose observable reads it alone: the Jacobian's entry is 1).
 template <class M>
 struct adjoint_terms {
   using T = typename M::scalar;
@@ -85,26 +86,38 @@ struct adjoint_terms {
   const T* mu;
   T* mubar;
   T* pbar;
-  const T* previous = nullptr;
-  T* back = nullptr;
+  T* previous = nullptr;
+  adjoint_tape<T>* tape = nullptr;
   term_outputs<T> terms = {};
   T value = T(0);
   bool any = false;
   template <class Family, class Timing>
   FLUXION_HOST_DEVICE void operator()(const series<Family, Timing>& sr, std::size_t k) {
     const series_view<T>& d = data[k];
-    if (d.mask && d.mask[s] == 0) return terms.observation(k, s, T(0));  // a missing value adds nothing
+    const std::ptrdiff_t i = d.index(s);
+    if (i < 0) return;  // not a time of the series
+    constexpr bool interval = series<Family, Timing>::accumulated;
     const int at = location_observable<M>(sr);
-    T location = mu[at];
-    if constexpr (series<Family, Timing>::accumulated) location -= previous[sr.observable];
-    const auto r = series_term(sr, d, s, location, p, ps);
-    value += r.value;
-    terms.add(k, s, r.value);
-    mubar[at] += r.grad[0];
-    if constexpr (series<Family, Timing>::accumulated) back[sr.observable] += r.grad[0];
-    for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e)
-      if (sr.parameters[e].is_model_parameter()) pbar[sr.parameters[e].value] += r.grad[1 + e];
-    any = true;
+    if (d.observed(i)) {
+      T location = mu[at];
+      if constexpr (interval) location -= previous[k];
+      const auto r = series_term(sr, d, i, location, p, ps);
+      value += r.value;
+      terms.add(k, d.first_term + std::size_t(i), r.value);
+      mubar[at] += r.grad[0];
+      if constexpr (interval) {
+        const std::ptrdiff_t before = d.previous_save(i);
+        if (before >= 0)
+          tape->saved(std::size_t(before) * M::n_states + given_states_of<M> + std::size_t(sr.observable)) -=
+              r.grad[0];
+      }
+      for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e)
+        if (sr.parameters[e].is_model_parameter()) pbar[sr.parameters[e].value] += r.grad[1 + e];
+      any = true;
+    } else {
+      terms.observation(d.first_term + std::size_t(i), T(0));  // a missing value adds nothing
+    }
+    if constexpr (interval) previous[k] = mu[at];  // the start of the series' next interval
   }
 };
 
@@ -173,11 +186,10 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
   constexpr int n = int(M::n_states), np = int(M::n_params), nobs = int(M::n_observables);
   using ox = jacobian_entries<M, M::jacobian::obs_x>;
   using op = jacobian_entries<M, M::jacobian::obs_p>;
-  // Series over intervals (one group from save time 0): the accumulated
-  // observables at the save time before (0 at t0, where they start).
-  constexpr int given_obs = int(given_observables_of<M>), given_n = int(given_states_of<M>);
-  constexpr int nacc = Lik::accumulates ? given_obs : 0;
-  T previous[nacc > 0 ? nacc : 1], back[nacc > 0 ? nacc : 1];
+  // Series over intervals (one group from save time 0): each series'
+  // accumulated observable at its time before (0 at t0, where they start).
+  constexpr int nacc = Lik::accumulates ? int(Lik::size) : 0;
+  T previous[nacc > 0 ? nacc : 1];
   for (int k = 0; k < nacc; ++k) previous[k] = T(0);
   *value = T(0);
   for (int j = 0; j < np; ++j) pbar[j] = T(0);
@@ -191,15 +203,8 @@ FLUXION_HOST_DEVICE void adjoint_save_terms(const M& m, const ode_options<typena
       for (int i = 0; i < n; ++i) y[i] = tape.saved(s * n + std::size_t(i));
       m.observe(ts, y, 1, pc, 1, mu, 1);
       for (int k = 0; k < nobs; ++k) mubar[k] = T(0);
-      for (int k = 0; k < nacc; ++k) back[k] = T(0);
-      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar, previous, back, outputs};
+      adjoint_terms<M> terms{data, pc, 1, s, mu, mubar, pbar, previous, &tape, outputs};
       lik.each(terms);
-      // The accumulated observable k reads state given_n + k alone (its
-      // Jacobian's entry is 1): the previous save time's seed loses back[k].
-      for (int k = 0; k < nacc; ++k) {
-        if (s > 0) tape.saved((s - 1) * n + std::size_t(given_n + k)) -= back[k];
-        previous[k] = mu[given_obs + k];
-      }
       *value += terms.value;
       if (terms.any) {
         if constexpr (ox::nnz > 0) {
@@ -306,14 +311,14 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
   using T = typename M::scalar;
   using E = fluxion::detail::integrated_model_t<M, Lik>;
   fluxion::detail::check_adjoint_settings(how);
-  std::vector<T> atol;
-  const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, atol);
+  fluxion::detail::log_density_setup<T> setup;
+  const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, setup);
   const ode_options<T> o = check_problem(checked, E::n_states);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
-  const auto views = fluxion::detail::host_series_views(data);
+  const auto views = fluxion::detail::host_series_views(data, setup.timeline);
   log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, true, Lik::size);
-  const term_outputs<T> terms{r.series_values.data(), nullptr, std::ptrdiff_t(count), o.n_save};
+  const term_outputs<T> terms{r.series_values.data(), nullptr, std::ptrdiff_t(count), setup.timeline.n_terms};
   const std::size_t tape_values = fluxion::detail::adjoint_tape<T>::template values<E>(o.n_save, how.recorded_steps);
   const E e = fluxion::detail::integrated_model(m, lik);
   const std::size_t values_per_trajectory = (M::n_states + M::n_params) * 4096 * 3;

@@ -80,15 +80,19 @@ struct member_log_density_sink {
   FLUXION_HOST_DEVICE std::size_t partial(std::size_t s, int q) const {
     return n_save * std::size_t(nobs) + s * std::size_t(W) + std::size_t(q);
   }
-  // Member j's record of series sr's location at save time s: its
-  // observable's, or for a series over intervals its accumulated
-  // observable's less that at the save time before (0 before the first).
+  // Member j's record of series sr's location at save time s, its data
+  // index i there: its observable's, or for a series over intervals its
+  // accumulated observable's less that at the series' time before (0
+  // before the first).
   template <class Family, class Timing>
-  FLUXION_HOST_DEVICE T location(int j, std::size_t s, const series<Family, Timing>& sr) const {
+  FLUXION_HOST_DEVICE T location(int j, std::size_t s, std::ptrdiff_t i, const series<Family, Timing>& sr,
+                                 const series_view<T>& d) const {
     const int k = location_observable<M>(sr);
     T v = at(j, record(s, k));
-    if constexpr (series<Family, Timing>::accumulated)
-      if (s > 0) v -= at(j, record(s - 1, k));
+    if constexpr (series<Family, Timing>::accumulated) {
+      const std::ptrdiff_t before = d.previous_save(i);
+      if (before >= 0) v -= at(j, record(std::size_t(before), k));
+    }
     return v;
   }
 
@@ -132,15 +136,16 @@ struct member_log_density_sink {
       constexpr int E = series<Family, Timing>::extra_parameters;
       const series_view<T>& d = sink.data[k];
       const int me = int(sink.group.rank());
-      if (d.mask && d.mask[s] == 0) {
+      const std::ptrdiff_t i = d.index(s);
+      if (i < 0 || !d.observed(i)) {  // not a time of the series, or missing there
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = T(0);
-        sink.terms.observation(k, s, T(0));
+        if (i >= 0) sink.terms.observation(d.first_term + std::size_t(i), T(0));
       } else {
-        const T mu = sink.location(0, s, sr);
-        const auto r = series_term(sr, d, s, mu, sink.p, sink.ps);
+        const T mu = sink.location(0, s, i, sr, d);
+        const auto r = series_term(sr, d, i, mu, sink.p, sink.ps);
         sink.value += r.value;
         sink.series_share[k] += r.value;
-        sink.terms.observation(k, s, r.value);
+        sink.terms.observation(d.first_term + std::size_t(i), r.value);
         for (int j = 0; j <= E; ++j) sink.at(me, sink.partial(s, q + j)) = r.grad[j];
       }
       q += E + 1;
@@ -159,8 +164,9 @@ struct member_log_density_sink {
       const series_view<T>& d = sink.data[k];
       // A missing value adds nothing, not 0 times its derivatives (which a
       // singular observable could make infinite), as in log_density_sink.
-      if (!(d.mask && d.mask[s] == 0)) {
-        sink.grad += sink.at(owner, sink.partial(s, q)) * sink.location(me, s, sr);
+      const std::ptrdiff_t i = d.index(s);
+      if (i >= 0 && d.observed(i)) {
+        sink.grad += sink.at(owner, sink.partial(s, q)) * sink.location(me, s, i, sr, d);
         for (int e = 0; e < E; ++e)
           if (sr.parameters[e].is_parameter(c)) sink.grad += sink.at(owner, sink.partial(s, q + 1 + e));
       }

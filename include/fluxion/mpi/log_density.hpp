@@ -132,8 +132,8 @@ schedule_report log_density_on(const On& on, MPI_Comm comm, const M& m, Method m
       [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
           const std::vector<std::uint64_t>& agreed) {
         const bool gradient = agreed[2] != 0;
-        std::vector<T> atol;
-        const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, atol);
+        fluxion::detail::log_density_setup<T> setup;
+        const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
         using E = fluxion::detail::integrated_model_t<M, Lik>;
         check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
         on.check_memory(

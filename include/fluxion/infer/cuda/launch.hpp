@@ -8,6 +8,7 @@
 // once, the kernels launched, the allocation freed. Host code, CUDA
 // translation units only.
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
@@ -113,13 +114,14 @@ struct log_density_io {
 template <class Launcher, class M, class Lik, class Pri>
 void launch_log_density(const Launcher& launcher, const M& m, ode_options<typename M::scalar> o,
                         std::size_t n_system, const Lik& lik, std::span<const series_data<typename M::scalar>> data,
-                        const Pri& pri, std::size_t count, const fluxion::detail::checked_log_density<typename M::scalar>& c,
+                        const fluxion::detail::observation_timeline<typename M::scalar>& timeline, const Pri& pri, std::size_t count, const fluxion::detail::checked_log_density<typename M::scalar>& c,
                         cudaStream_t stream) {
   using T = typename M::scalar;
   // Save times, tolerances, the series' data and their views: one copy.
   staging host;
   const std::size_t at_save = host.add(o.save_times, o.n_save);
   const std::size_t at_atol = host.add(o.atol_per_state, o.atol_per_state ? n_system : 0);
+  const std::size_t at_maps = host.add(timeline.maps.data(), timeline.maps.size());
   struct series_offsets {
     std::size_t values, mask, trials, parameter_values;
   };
@@ -136,12 +138,20 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
   auto* const device = static_cast<unsigned char*>(scratch_alloc(
       at_scratch + launcher.scratch_bytes(), stream,
       "cudaMallocFromPoolAsync of the log-density's data and scratch"));
+  // A series' maps where it has them (observation_timeline): at the same
+  // offsets in the device's copy of timeline.maps.
+  const auto on_device = [&](const std::int32_t* map) {
+    return map ? reinterpret_cast<const std::int32_t*>(device + at_maps) + (map - timeline.maps.data()) : nullptr;
+  };
   for (std::size_t k = 0; k < data.size(); ++k) {
     const fluxion::detail::series_view<T> v{
         reinterpret_cast<const observation<T>*>(device + offsets[k].values),
         data[k].mask.empty() ? nullptr : device + offsets[k].mask,
         data[k].trials.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].trials),
-        data[k].parameter_values.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].parameter_values)};
+        data[k].parameter_values.empty() ? nullptr : reinterpret_cast<const T*>(device + offsets[k].parameter_values),
+        on_device(timeline.at(k)),
+        on_device(timeline.save_of(k)),
+        timeline.first_term[k]};
     std::memcpy(host.bytes.data() + at_views + k * sizeof(v), &v, sizeof(v));
   }
   const cudaError_t copied =

@@ -235,32 +235,34 @@ constexpr std::size_t series_count() {
   else return 0;
 }
 
-// One series' data from a dict: "values" (n_save,), and optionally "mask"
-// (n_save,) of 0 (missing) and 1, "trials" (n_save,), "censoring" (n_save,)
-// of 0 exact, 1 left (Y <= value), 2 right (Y > value), 3 interval
-// (value < Y <= upper), "upper" (n_save,), "parameter_values" (n_save,)
-// for a density parameter given as fx::from_data.
+// One series' data from a dict: "values" (n,), one per save time (n_save)
+// or per time of the series' own, "times" (n,), and optionally "mask" (n,)
+// of 0 (missing) and 1, "trials" (n,), "censoring" (n,) of 0 exact, 1 left
+// (Y <= value), 2 right (Y > value), 3 interval (value < Y <= upper),
+// "upper" (n,), "parameter_values" (n,) for a density parameter given as
+// fx::from_data.
 template <class T>
 struct series_values {
   std::vector<observation<T>> values;
   std::vector<unsigned char> mask;
   std::vector<T> trials;
   std::vector<T> parameter_values;
+  std::vector<T> times;
 };
 
 template <class T>
 series_values<T> read_series(const py::handle& item, std::size_t k) {
   const std::string where = "data[" + std::to_string(k) + "]";
   if (!py::isinstance<py::dict>(item))
-    throw py::type_error(where + " must be a dict with 'values' and optionally 'mask', 'trials', 'censoring', 'upper', "
-                         "'parameter_values'");
+    throw py::type_error(where + " must be a dict with 'values' and optionally 'times', 'mask', 'trials', 'censoring', "
+                         "'upper', 'parameter_values'");
   const py::dict d = py::reinterpret_borrow<py::dict>(item);
   for (auto kv : d) {
     const std::string key = py::str(kv.first).cast<std::string>();
-    if (key != "values" && key != "mask" && key != "trials" && key != "censoring" && key != "upper" &&
-        key != "parameter_values")
+    if (key != "values" && key != "times" && key != "mask" && key != "trials" && key != "censoring" &&
+        key != "upper" && key != "parameter_values")
       throw py::value_error(where + " has an unknown key '" + key +
-                            "' (known: 'values', 'mask', 'trials', 'censoring', 'upper', 'parameter_values')");
+                            "' (known: 'values', 'times', 'mask', 'trials', 'censoring', 'upper', 'parameter_values')");
   }
   if (!d.contains("values")) throw py::value_error(where + " has no 'values'");
   series_values<T> s;
@@ -306,6 +308,11 @@ series_values<T> read_series(const py::handle& item, std::size_t k) {
     same_length(v, "parameter_values");
     for (double e : v) s.parameter_values.push_back(T(e));
   }
+  if (d.contains("times")) {
+    const auto v = host_values<double>(d["times"], (where + "['times']").c_str());
+    same_length(v, "times");
+    for (double e : v) s.times.push_back(T(e));
+  }
   return s;
 }
 
@@ -330,7 +337,11 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   std::vector<detail::series_values<T>> held;
   for (std::size_t k = 0; k < items.size(); ++k) held.push_back(detail::read_series<T>(items[k], k));
   std::vector<series_data<T>> series;
-  for (const auto& s : held) series.push_back({s.values, s.mask, s.trials, s.parameter_values});
+  bool own_times = false;
+  for (const auto& s : held) {
+    series.push_back({s.values, s.mask, s.trials, s.parameter_values, s.times});
+    own_times = own_times || !s.times.empty();
+  }
   const std::size_t count = c.count, columns = B::n_params + B::n_states;
   log_density_call<T> call;
   call.how = how;
@@ -347,21 +358,27 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   result_arrays out(c.first());
   const std::size_t value = out.add(dt, {py::ssize_t(count)});
   const std::size_t grad = gradient ? out.add(dt, {py::ssize_t(columns), py::ssize_t(count)}) : 0;
-  // The terms, when asked: [series][trajectory] and [series][save time][trajectory].
+  // The terms, when asked: [series][trajectory] and [observation][trajectory],
+  // the observations in the order of the data (series_data.hpp): with a
+  // value per save time each, [series][save time][trajectory].
   const std::size_t n_series = detail::series_count<Spec>(), n_save = pv.save_times.size();
+  std::size_t n_terms = 0;
+  for (const auto& d : series) n_terms += fluxion::detail::series_length(d, n_save);
   const bool with_series = terms != "none", with_observations = terms == "observations";
   if (terms != "none" && terms != "series" && terms != "observations")
     throw py::value_error("terms must be 'none', 'series' or 'observations', got '" + terms + "'");
   const std::size_t series_at = with_series ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(count)}) : 0;
   const std::size_t observations_at =
-      with_observations ? out.add(dt, {py::ssize_t(n_series), py::ssize_t(n_save), py::ssize_t(count)}) : 0;
+      !with_observations ? 0
+      : own_times        ? out.add(dt, {py::ssize_t(n_terms), py::ssize_t(count)})
+                         : out.add(dt, {py::ssize_t(n_series), py::ssize_t(n_save), py::ssize_t(count)});
   const detail::status_results st(out, count, stats);
   out.make();
   call.out.value = std::span<T>(out.data<T>(value), count);
   if (gradient) call.out.gradients = std::span<T>(out.data<T>(grad), columns * count);
   if (with_series) call.out.series_values = std::span<T>(out.data<T>(series_at), n_series * count);
   if (with_observations)
-    call.out.observation_values = std::span<T>(out.data<T>(observations_at), n_series * n_save * count);
+    call.out.observation_values = std::span<T>(out.data<T>(observations_at), n_terms * count);
   st.point(out, call.out, count);
   if (device) {
     detail::device_scope on(c.device);
@@ -376,9 +393,22 @@ py::object bound_solvers<Spec>::log_density(detail::call_arrays& c, detail::prob
   st.hand_out(r, c, out);
   r["series_values"] = with_series ? as_result(c.first(), permuted(c.first(), out.array(series_at), {1, 0}))
                                    : py::object(py::none());
-  r["observation_values"] = with_observations
-                                ? as_result(c.first(), permuted(c.first(), out.array(observations_at), {2, 0, 1}))
-                                : py::object(py::none());
+  if (!with_observations) {
+    r["observation_values"] = py::none();
+  } else if (!own_times) {
+    r["observation_values"] = as_result(c.first(), permuted(c.first(), out.array(observations_at), {2, 0, 1}));
+  } else {  // a (B, n) array a series, its observations' terms: views of one allocation
+    const py::object all = out.array(observations_at);
+    py::list per_series;
+    std::size_t first = 0;
+    for (const auto& d : series) {
+      const std::size_t n = fluxion::detail::series_length(d, n_save);
+      const py::object rows = all[py::slice(py::ssize_t(first), py::ssize_t(first + n), 1)];
+      per_series.append(as_result(c.first(), permuted(c.first(), rows, {1, 0})));
+      first += n;
+    }
+    r["observation_values"] = per_series;
+  }
   return detail::simple_namespace(r);
 }
 
@@ -428,15 +458,16 @@ void define_solvers(py::module_& m) {
               return S::template log_density<T>(c, pv, data, how, pol, gradient, stats, terms, threads);
             });
       },
-      py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"), py::arg("save_times"),
-      py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
-      py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
-      py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
+      py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"),
+      py::arg("save_times") = py::none(), py::arg("method") = "tsit5", py::arg("rtol") = 1e-6,
+      py::arg("atol") = 1e-6, py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0,
+      py::arg("max_steps") = 100000, py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
       py::arg("threads") = py::none(),
-      "The log-density of every trajectory given the data (one dict a series of the module's likelihood) and "
-      "the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
+      "The log-density of every trajectory given the data (one dict a series of the module's likelihood: a value "
+      "per save time, or per time of the series' own 'times') and the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
       "terms='series' adds series_values (B, n_series), each series' log-likelihood; 'observations' also "
-      "observation_values (B, n_series, n_save), each observation's term (0 where missing); stats=False leaves "
+      "observation_values (B, n_series, n_save), each observation's term (0 where missing; where a series has its "
+      "own 'times', a list of one (B, n) array a series); stats=False leaves "
       "the step statistics out (stats is None), work a fit does not need. A trajectory "
       "whose integration fails has value -inf (and terms -inf), gradient 0, and its status says why.");
 }
