@@ -389,8 +389,13 @@ result log_densities_match_host() {
                                     std::pair{&by_adjoint, "the discrete adjoint"}}) {
       compare(r, std::string("log-density with known density parameters (") + what + ")", out->value.download(), hv,
               tol);
+      // In float, the discrete adjoint (the exact gradient of the steps taken)
+      // and the host's forward sensitivities (controlled at rtol 1e-5) differ
+      // by up to 2.2% on the 20-day counts (d/d beta of a few trajectories, an
+      // H100); in double the two agree to 1e-6 here.
+      const bool adjoint = out == &by_adjoint;
       compare(r, std::string("gradient with known density parameters (") + what + ")", out->grad.download(), hg,
-              is_double ? 1e-6 : 2e-2);
+              is_double ? 1e-6 : adjoint ? 3e-2 : 2e-2);
       compare(r, std::string("series values (") + what + ")", out->series.download(), hs, tol);
       compare(r, std::string("observation values (") + what + ")", out->observations.download(), ho, tol);
     }
