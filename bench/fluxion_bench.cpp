@@ -52,12 +52,26 @@ double median_seconds(int repeats, F&& run) {
   return s[s.size() / 2];
 }
 
+// The vector instructions the build may use (the lanes' width follows them,
+// fluxion::simd_bytes).
+constexpr const char* instruction_set() {
+#if defined(__AVX512F__)
+  return "avx512";
+#elif defined(__AVX2__) && defined(__FMA__)
+  return "avx2-fma";
+#elif defined(__AVX__)
+  return "avx";
+#else
+  return "baseline";
+#endif
+}
+
 // bytes: what the call must move (0: not meaningful, no GBps printed).
 void emit(const char* bench, const char* layout, const char* dtype, std::size_t B, unsigned threads, double seconds,
           double bytes) {
-  std::printf("{\"bench\": \"%s\", \"target\": \"host\", \"layout\": \"%s\", \"dtype\": \"%s\", \"B\": %zu, "
-              "\"threads\": %u, \"ns_per_instance\": %.2f",
-              bench, layout, dtype, B, threads, seconds * 1e9 / double(B));
+  std::printf("{\"bench\": \"%s\", \"target\": \"host\", \"isa\": \"%s\", \"layout\": \"%s\", \"dtype\": \"%s\", "
+              "\"B\": %zu, \"threads\": %u, \"ns_per_instance\": %.2f",
+              bench, instruction_set(), layout, dtype, B, threads, seconds * 1e9 / double(B));
   if (bytes > 0) std::printf(", \"GBps\": %.2f", bytes / seconds / 1e9);
   std::printf("}\n");
   std::fflush(stdout);

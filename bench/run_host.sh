@@ -6,7 +6,9 @@
 # (shared/peers/rhs_peers.py numpy). JSON lines go into OUTDIR.
 #   bash bench/run_host.sh OUTDIR [PEERS_DIR]
 # PEERS_DIR defaults to ../shared/peers, then ./.peers. Installs NumPy
-# (python3-numpy) when it is missing and apt is usable.
+# (python3-numpy) when it is missing and apt is usable. MARCH=x86-64-v3
+# builds both for that instruction set instead of -march=native (AVX2 and
+# FMA: the host most people have, on a machine with AVX-512 too).
 set -uo pipefail
 out=$(realpath -m "${1:?usage: bench/run_host.sh OUTDIR [PEERS_DIR]}")
 mkdir -p "$out"
@@ -20,11 +22,14 @@ cxx=${CXX:-c++}
 
 # (Re)configure: a build folder from an older checkout may lack a target.
 reconfigure=""; [ -f "$build/build.ninja" ] && reconfigure="--reconfigure"
-CXX=$cxx meson setup $reconfigure "$build" "$here" --buildtype=release -Dtests=false >"$out/host-setup.log" 2>&1 ||
-  { tail -20 "$out/host-setup.log"; exit 1; }
+march=${MARCH:-native}
+isa_opts=(-Dbench-native=true -Dcpp_args=)
+[ "$march" = native ] || isa_opts=(-Dbench-native=false "-Dcpp_args=-march=$march")
+CXX=$cxx meson setup $reconfigure "$build" "$here" --buildtype=release -Dtests=false "${isa_opts[@]}" \
+  >"$out/host-setup.log" 2>&1 || { tail -20 "$out/host-setup.log"; exit 1; }
 meson compile -C "$build" bench/fluxion-bench bench/host-bandwidth bench/host-movement >"$out/host-compile.log" 2>&1 ||
   { tail -30 "$out/host-compile.log"; exit 1; }
-"$cxx" -O3 -march=native -std=c++20 "$peers/host_ref.cpp" -o "$build/host_ref" || exit 1
+"$cxx" -O3 "-march=$march" -std=c++20 "$peers/host_ref.cpp" -o "$build/host_ref" || exit 1
 rounds=${ROUNDS:-3}
 B_CACHE=${B_CACHE:-"256 264"}
 
@@ -44,7 +49,7 @@ fi
 # L2, where the evaluation itself bounds both: a power of two, whose
 # structure-of-arrays element streams collide in the same cache sets, and
 # one that is not); bench/ratios.py takes the medians.
-echo "# $(date -u +%FT%TZ) $(uname -m) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $("$cxx" --version | head -1)" |
+echo "# $(date -u +%FT%TZ) $(uname -m) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $("$cxx" --version | head -1), -march=$march" |
   tee "$out/fluxion-host.jsonl" >"$out/host-ref.jsonl"
 for r in $(seq "$rounds"); do
   for b in "$B" $B_CACHE; do
