@@ -378,6 +378,31 @@ TEMPLATE_TEST_CASE("pitched structure-of-arrays batches: right values, padding u
   }
 }
 
+namespace {
+// transpose_block of W x W values at strides that leave gaps, against the
+// transpose by hand; the gaps keep their fill.
+template <class T, std::size_t W>
+void check_transpose_block() {
+  using V = typename fx::lanes<T, W>::vector;
+  constexpr std::ptrdiff_t from_stride = W + 3, to_stride = W + 5;
+  std::vector<T> from(W * from_stride), to(W * to_stride, T(-1));
+  for (std::size_t k = 0; k < from.size(); ++k) from[k] = T(k + 1);
+  fx::host::detail::transpose_block<W, V>(from.data(), from_stride, to.data(), to_stride);
+  for (std::size_t r = 0; r < W; ++r)
+    for (std::size_t c = 0; c < std::size_t(to_stride); ++c) {
+      INFO("width " << W << ", row " << r << ", column " << c);
+      CHECK(to[r * to_stride + c] == (c < W ? from[c * from_stride + r] : T(-1)));
+    }
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("the W x W transposes of array-of-structures lanes, every width", "[host][lanes]", double, float) {
+  check_transpose_block<TestType, 2>();
+  check_transpose_block<TestType, 4>();  // written out (the general form spills its rows to the stack)
+  check_transpose_block<TestType, 8>();
+  check_transpose_block<TestType, 16>();
+}
+
 TEMPLATE_TEST_CASE("copy_streaming copies exactly its range at any alignment", "[host][lanes]", double, float) {
   using T = TestType;
   std::vector<T> src(300), dst(400);
