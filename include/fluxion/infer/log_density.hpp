@@ -421,6 +421,7 @@ template <class M>
 struct series_checker {
   std::span<const series_data<typename M::scalar>> data;
   std::size_t n_save;
+  typename M::scalar t0, t1;  // the problem's span, which a series' own times lie in
   template <class Family, class Timing>
   void operator()(const series<Family, Timing>& sr, std::size_t k) const {
     const series_data<typename M::scalar>& d = data[k];
@@ -463,6 +464,20 @@ struct series_checker {
     if (!reads_data && !d.parameter_values.empty())
       throw data_error(name, data_error::no_index,
                        "parameter values were given, but no parameter of the series is fx::from_data");
+    check_not_null(name, "times", d.times.data(), d.times.size());
+    for (std::size_t i = 0; i < d.times.size(); ++i) {
+      const auto t = d.times[i];
+      if (!std::isfinite(double(t)))
+        throw data_error(name, i, "the series' time " + show_value(t) + " is not finite");
+      if (t < t0 || t > t1)
+        throw data_error(name, i,
+                         "the series' time " + show_value(t) + " is outside the problem's span [" + show_value(t0) +
+                             ", " + show_value(t1) + "]");
+      if (i > 0 && !(t > d.times[i - 1]))
+        throw data_error(name, i,
+                         "the series' times must be strictly increasing; " + show_value(t) + " follows " +
+                             show_value(d.times[i - 1]));
+    }
     check_not_null(name, "values", d.values.data(), d.values.size());
     check_not_null(name, "mask entries", d.mask.data(), d.mask.size());
     check_not_null(name, "trials", d.trials.data(), d.trials.size());
@@ -626,14 +641,11 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
   check_problem(pr, M::n_states);
-  series_checker<M> check_one{data, pr.save_times.size()};
+  series_checker<M> check_one{data, pr.save_times.size(), pr.t0, pr.t1};
   lik.each_on_host(check_one);
   prior_checker<M> check_prior;
   pri.each_on_host(check_prior);
-  std::vector<std::string> names;
-  const auto name_of = [&](const auto& sr, std::size_t) { names.push_back(sr.name ? sr.name : "series"); };
-  lik.each_on_host(name_of);
-  setup.timeline = make_timeline<T>(pr.save_times, pr.t0, pr.t1, data, names);
+  setup.timeline = make_timeline<T>(pr.save_times, data);
   // The problem for the model integrated: an accumulated state's absolute
   // tolerance is the problem's atol (the given states keep theirs). The
   // problem itself is checked with the system it integrates, by the caller.

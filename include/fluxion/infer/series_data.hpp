@@ -13,7 +13,6 @@
 // interval from t0. Each observation's term, when asked for, is in the order
 // of the data: series 0's values, then series 1's (infer/buffers.hpp).
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -23,7 +22,6 @@
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/infer/censoring.hpp>
-#include <fluxion/infer/data_check.hpp>
 #include <fluxion/infer/data_error.hpp>
 
 namespace fluxion {
@@ -87,34 +85,16 @@ std::size_t series_length(const series_data<T>& d, std::size_t n_save) {
   return d.times.empty() ? n_save : d.times.size();
 }
 
-// The timeline of `data` for a problem saving at `save_times` over [t0, t1]
-// (names: the series' names, for the errors). A series' own times must be
-// finite, strictly increasing and in [t0, t1] (fluxion::data_error naming
-// the series and the time index otherwise).
+// The timeline of `data` for a problem saving at `save_times` (the series'
+// own times checked first: log_density.hpp's series_checker).
 template <class T>
-observation_timeline<T> make_timeline(std::span<const T> save_times, T t0, T t1,
-                                      std::span<const series_data<T>> data, const std::vector<std::string>& names) {
+observation_timeline<T> make_timeline(std::span<const T> save_times, std::span<const series_data<T>> data) {
   observation_timeline<T> tl;
   tl.first_term.resize(data.size());
   for (std::size_t k = 0; k < data.size(); ++k) {
-    const series_data<T>& d = data[k];
-    check_not_null(names[k], "times", d.times.data(), d.times.size());
-    for (std::size_t i = 0; i < d.times.size(); ++i) {
-      const T t = d.times[i];
-      if (!std::isfinite(double(t)))
-        throw data_error(names[k], i, "the series' time " + show_value(t) + " is not finite");
-      if (t < t0 || t > t1)
-        throw data_error(names[k], i,
-                         "the series' time " + show_value(t) + " is outside the problem's span [" + show_value(t0) +
-                             ", " + show_value(t1) + "]");
-      if (i > 0 && !(t > d.times[i - 1]))
-        throw data_error(names[k], i,
-                         "the series' times must be strictly increasing; " + show_value(t) + " follows " +
-                             show_value(d.times[i - 1]));
-    }
-    tl.own_times = tl.own_times || !d.times.empty();
+    tl.own_times = tl.own_times || !data[k].times.empty();
     tl.first_term[k] = tl.n_terms;
-    tl.n_terms += series_length(d, save_times.size());
+    tl.n_terms += series_length(data[k], save_times.size());
   }
   if (!tl.own_times) return tl;
   tl.save_times.assign(save_times.begin(), save_times.end());
@@ -123,7 +103,7 @@ observation_timeline<T> make_timeline(std::span<const T> save_times, T t0, T t1,
   tl.save_times.erase(std::unique(tl.save_times.begin(), tl.save_times.end()), tl.save_times.end());
   const std::size_t n_save = tl.save_times.size();
   if (n_save > std::size_t(std::numeric_limits<std::int32_t>::max()))
-    throw data_error(names[0], data_error::no_index,
+    throw data_error("likelihood", data_error::no_index,
                      "the series' times and the save times make " + std::to_string(n_save) +
                          " save times, more than a 32-bit index holds");
   tl.map_offset.resize(data.size());

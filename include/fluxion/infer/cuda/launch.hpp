@@ -114,7 +114,8 @@ struct log_density_io {
 template <class Launcher, class M, class Lik, class Pri>
 void launch_log_density(const Launcher& launcher, const M& m, ode_options<typename M::scalar> o,
                         std::size_t n_system, const Lik& lik, std::span<const series_data<typename M::scalar>> data,
-                        const fluxion::detail::observation_timeline<typename M::scalar>& timeline, const Pri& pri, std::size_t count, const fluxion::detail::checked_log_density<typename M::scalar>& c,
+                        const fluxion::detail::observation_timeline<typename M::scalar>& timeline, const Pri& pri,
+                        std::size_t count, const fluxion::detail::checked_log_density<typename M::scalar>& c,
                         cudaStream_t stream) {
   using T = typename M::scalar;
   // Save times, tolerances, the series' data and their views: one copy.
