@@ -144,7 +144,7 @@ TEST_CASE("deferred densities (the GPU's order) give the immediate value and gra
   for (bool gradient : {true, false}) {
     fx::detail::log_density_setup<double> setup;
     const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, gradient, setup);
-    const auto o = fx::check_problem(aug, gradient ? fx::sensitivity_system<M>::n_states : M::n_states);
+    const auto o = fx::check_problem(aug, gradient ? fx::sensitivity_system<M>::n_states : M::n_states, M::n_params);
     for (std::size_t b = 0; b < B; ++b) {
       const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
       const double tb[n_params] = {0.35 + 0.1 * u(rng), 0.3 + 0.1 * u(rng), 1.0, 0.1 + 0.1 * u(rng),
@@ -202,7 +202,7 @@ TEST_CASE("a member per sensitivity column (the GPU's lanes) gives one thread's 
   for (const auto& d : data) views.push_back({d.values.data(), d.mask.data(), nullptr, nullptr});
   fx::detail::log_density_setup<double> setup;
   const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, setup);
-  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
+  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states, M::n_params);
   using Sink = fx::detail::member_log_density_sink<M, decltype(lik), host_members<double>>;
   for (std::size_t b = 0; b < B; ++b) {
     const double xb[n_states] = {950 + 50 * u(rng), 480 + 40 * u(rng), 3 + 5 * u(rng), 1 + 2 * u(rng), 0, 5 * u(rng)};
@@ -259,7 +259,7 @@ TEST_CASE("a member per column: a missing value whose observable's derivative is
   const std::vector<fx::detail::series_view<double>> views = {{values.data(), mask.data(), nullptr, nullptr}};
   fx::detail::log_density_setup<double> setup;
   const auto aug = fx::detail::check_log_density<M>(pr, lik, std::span(data), pri, true, setup);
-  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states);
+  const auto o = fx::check_problem(aug, fx::sensitivity_system<M>::n_states, M::n_params);
   const double x0[1] = {0.0}, th[3] = {0.7, 1.3, 0.2};
   double v_one = 0, g_one[columns] = {};
   fx::solve_statistics s_one{};

@@ -54,7 +54,7 @@ std::vector<fx::solve_status> members_log_density(const fx::ode_problem<double>&
   fx::detail::log_density_setup<double> setup;
   const auto checked = fx::detail::check_log_density<M>(problem, lik, std::span(data), pri, true, setup);
   const auto views = fx::detail::host_series_views(std::span<const fx::series_data<double>>(data), setup.timeline);
-  const auto o = fx::check_problem(checked, fx::sensitivity_system<E>::n_states);
+  const auto o = fx::check_problem(checked, fx::sensitivity_system<E>::n_states, E::n_params);
   std::vector<double> scratch(G * Sink::slot_values(o.n_save), std::nan("")), slots(G);
   std::vector<fx::solve_status> status(G);
   std::vector<fx::solve_statistics> stats(G);

@@ -116,6 +116,26 @@ def integrate(x0, p, t1, save_times, steps_per_unit=200, f=None):
     return np.stack(out[:len(save_times)], axis=1), out[-1]
 
 
+def integrate_with_events(x0, p, t1, save_times, events, steps_per_unit=200, f=None):
+    """integrate() of an autonomous model with events at given times, each
+    (time, apply) with apply(x) -> the state after it: the segments between
+    event times integrated one after another, the events applied at their
+    time, a save at an event's time read after it."""
+    x = np.atleast_2d(np.array(x0, dtype=np.float64))
+    t, out = 0.0, []
+    pending = list(save_times)
+    for te, apply in sorted(events, key=lambda e: e[0]) + [(t1, None)]:
+        here = [s - t for s in pending if s < te]
+        pending = [s for s in pending if s >= te]
+        saved, x = integrate(x, p, te - t, here, steps_per_unit, f)
+        out += [saved[:, k] for k in range(len(here))]
+        if apply is not None:
+            x = apply(x.copy())
+        t = te
+    out += [x for s in pending]  # at t1
+    return np.stack(out, axis=1), x
+
+
 # ---- the SEIR example (examples/seir_model.hpp) ------------------------------
 # States S, E, I, R; parameters beta, sigma, gamma, rho, phi; the observable
 # rho sigma E (reported incidence) through a negative binomial of mean mu and

@@ -172,6 +172,77 @@ def test_log_density_own_times(seir_module, backend, dtype):
         m.log_density(xd, pd, data=[{"values": counts[:3], "times": [2.0, 3.0]}], t_span=(0.0, DAYS[-1]))
 
 
+def seir_events():
+    """A vaccination pulse (30% of S to R) on day 6.5 and 40 imported
+    exposures on day 11 (a save day: read after them), as the module takes
+    them and as the oracle applies them."""
+    given = [{"time": 11.0, "state": "E", "add": 40.0},
+             {"time": 6.5, "move": 0.3, "from": "S", "to": 3}]
+
+    def pulse(x):
+        x[:, 3] += 0.3 * x[:, 0]
+        x[:, 0] *= 0.7
+        return x
+
+    def imports(x):
+        x[:, 1] += 40.0
+        return x
+    return given, [(6.5, pulse), (11.0, imports)]
+
+
+@pytest.mark.parametrize("method", ["tsit5", "rodas5p"])
+def test_events_integrate_and_log_density(seir_module, backend, dtype, method):
+    """Events at given times: the saved states and the log-density against
+    the oracle integrated segment by segment with the events applied by hand;
+    the gradient against central differences of the oracle's log-density."""
+    m = seir_module
+    x0, p, counts, mask, _ = seir_case(dtype)
+    given, applied = seir_events()
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    r = m.integrate(xd, pd, t_span=(0.0, DAYS[-1]), save_times=DAYS, method=method, rtol=tol, atol=tol,
+                    events=given)
+    assert (backend.asnumpy(r.status) == 0).all()
+    want, _ = oracle.integrate_with_events(x0.astype(np.float64), p.astype(np.float64), DAYS[-1], DAYS, applied,
+                                           steps_per_unit=50, f=oracle.seir_rhs)
+    rel = 1e-4 if dtype == np.float32 else 1e-7
+    np.testing.assert_allclose(backend.asnumpy(r.saved), want, rtol=rel, atol=rel * 1e5)
+    if method != "tsit5":
+        return
+    d = m.log_density(xd, pd, data=[{"values": counts, "mask": mask}], t_span=(0.0, DAYS[-1]), save_times=DAYS,
+                      rtol=tol, atol=tol, events=given)
+    p64 = p.astype(np.float64)
+
+    def value(x, q):
+        saved, _ = oracle.integrate_with_events(x, q, DAYS[-1], DAYS, applied, steps_per_unit=50,
+                                                f=oracle.seir_rhs)
+        return oracle.seir_log_density(saved, q, counts, mask)
+    np.testing.assert_allclose(backend.asnumpy(d.value), value(x0.astype(np.float64), p64), rtol=rel)
+    if dtype == np.float32:
+        return
+    grad = backend.asnumpy(d.gradient)
+    for j in range(5):
+        h = 1e-6 * p64[:, j]
+        up, down = p64.copy(), p64.copy()
+        up[:, j] += h
+        down[:, j] -= h
+        fd = (value(x0.astype(np.float64), up) - value(x0.astype(np.float64), down)) / (2 * h)
+        np.testing.assert_allclose(grad[:, j], fd, rtol=1e-5, atol=1e-6)
+
+
+def test_events_refused(seir_module):
+    m = seir_module
+    x0, p, _, _, _ = seir_case(np.float64)
+    with pytest.raises(ValueError, match=r"events\[0\]: the model has no state named 'Q'"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), events=[{"time": 1.0, "state": "Q", "add": 1.0}])
+    with pytest.raises(ValueError, match=r"events\[0\] needs exactly one action"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), events=[{"time": 1.0, "state": "S", "add": 1.0, "set": 2.0}])
+    with pytest.raises(ValueError, match="event 0 at time 9 lies outside the span"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), events=[{"time": 9.0, "state": "S", "add": 1.0}])
+    with pytest.raises(ValueError, match="no parameter named 'dose'"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), events=[{"time": 1.0, "state": "S", "add_parameter": "dose"}])
+
+
 def test_log_density_terms(seir_module, backend, dtype):
     """terms='observations': each day's term against the oracle's, and the
     series' sum, as arrays of the inputs' kind; terms='series': the sums alone."""

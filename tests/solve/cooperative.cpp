@@ -46,7 +46,7 @@ struct run_result {
 
 template <class M>
 fx::ode_options<typename M::scalar> options_of(const fx::ode_problem<typename M::scalar>& pr) {
-  return fx::check_problem(pr, M::n_states);
+  return fx::check_problem(pr, M::n_states, M::n_params);
 }
 
 // One thread: the driver a thread per trajectory runs.

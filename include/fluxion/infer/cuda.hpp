@@ -96,7 +96,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   fluxion::detail::log_density_setup<T> setup;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, sensitivities, setup);
   const std::size_t n_system = sensitivities ? sensitivity_system<E>::n_states : E::n_states;
-  const ode_options<T> o = check_problem(aug, n_system);
+  const ode_options<T> o = check_problem(aug, n_system, E::n_params);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
                                                                setup.timeline.n_terms);
   detail::check_device_memory(c);

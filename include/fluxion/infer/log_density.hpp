@@ -640,7 +640,7 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
     throw data_error("likelihood", data_error::no_index,
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
-  check_problem(pr, M::n_states);
+  check_problem(pr, M::n_states, M::n_params);
   series_checker<M> check_one{data, pr.save_times.size(), pr.t0, pr.t1};
   lik.each_on_host(check_one);
   prior_checker<M> check_prior;
@@ -734,7 +734,7 @@ void log_density(const M& m, Method, const ode_problem<typename M::scalar>& pr, 
   const bool gradient = !out.gradients.empty();
   fluxion::detail::log_density_setup<T> setup;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
-  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
+  const ode_options<T> o = check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states, E::n_params);
   const auto c = fluxion::detail::check_log_density_buffers<T>(M::n_states, M::n_params, count, x0, p, out, Lik::size,
                                                                setup.timeline.n_terms);
   const auto& cx = c.x0;
@@ -779,7 +779,7 @@ log_density_result<typename M::scalar> log_density(const M& m, Method method, co
   fluxion::detail::log_density_setup<T> setup;
   using E = fluxion::detail::integrated_model_t<M, Lik>;
   const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
-  check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
+  check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states, E::n_params);
   check_buffer("initial state", x0, M::n_states, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
   log_density_result<T> r = fluxion::detail::sized_log_density_result<M>(count, gradient, Lik::size);

@@ -313,7 +313,7 @@ log_density_result<typename M::scalar> log_density(const M& m, Method, const ode
   fluxion::detail::check_adjoint_settings(how);
   fluxion::detail::log_density_setup<T> setup;
   const ode_problem<T> checked = fluxion::detail::check_log_density<M>(pr, lik, data, pri, false, setup);
-  const ode_options<T> o = check_problem(checked, E::n_states);
+  const ode_options<T> o = check_problem(checked, E::n_states, E::n_params);
   const auto cx = check_buffer("initial state", x0, M::n_states, count, false);
   const auto cp = check_buffer("parameter", p, M::n_params, count, false);
   const auto views = fluxion::detail::host_series_views(data, setup.timeline);

@@ -135,7 +135,7 @@ schedule_report log_density_on(const On& on, MPI_Comm comm, const M& m, Method m
         fluxion::detail::log_density_setup<T> setup;
         const ode_problem<T> aug = fluxion::detail::check_log_density<M>(pr, lik, data, pri, gradient, setup);
         using E = fluxion::detail::integrated_model_t<M, Lik>;
-        check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states);
+        check_problem(aug, gradient ? sensitivity_system<E>::n_states : E::n_states, E::n_params);
         on.check_memory(
             fluxion::detail::check_log_density_buffers<T>(n, M::n_params, owned.size(), x0_owned, p_owned, out));
         return log_density_columns(out, cols, owned.size(), gradient, agreed[3] != 0);

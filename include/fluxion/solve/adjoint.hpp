@@ -277,6 +277,12 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   for (int i = 0; i < n; ++i) xbar[i] = T(0);
   explicit_rk_adjoint<Method, M> adj;
   std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
+  // The events still to undo (solve/events.hpp): those at a step's end, after
+  // the seeds of the save times there (which read the state after them).
+  std::ptrdiff_t e_hi = detail::takes_events<M> ? std::ptrdiff_t(o.n_events) - 1 : -1;
+  const auto undo_events = [&](T at) {
+    for (; e_hi >= 0 && o.events[e_hi].time >= at; --e_hi) detail::apply_event_transposed(o.events[e_hi], xbar, pbar);
+  };
   T y[n];
   T t_new = o.t1;  // the end of step r: t1, then the start of the step after it
   for (std::int32_t r = (aligned_to > rec.steps ? aligned_to : rec.steps) - 1; r >= 0; --r) {
@@ -286,6 +292,7 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
     for (int i = 0; i < n; ++i) y[i] = tape.recorded(at + 2 + std::size_t(i));
     for (; s_hi >= 0 && o.save_times[s_hi] == t_new; --s_hi)
       for (int i = 0; i < n; ++i) xbar[i] += tape.saved(std::size_t(s_hi) * n + std::size_t(i));
+    undo_events(t_new);
     std::ptrdiff_t s_lo = s_hi;
     while (s_lo >= 0 && o.save_times[s_lo] > t) --s_lo;
     const adjoint_dense_seeds<T> dense{o.save_times, tape, n, s_lo + 1, s_hi + 1, t, h};
@@ -295,6 +302,7 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   }
   for (; s_hi >= 0; --s_hi)
     for (int i = 0; i < n; ++i) xbar[i] += tape.saved(std::size_t(s_hi) * n + std::size_t(i));
+  undo_events(o.t0);
 }
 
 }  // namespace detail

@@ -173,7 +173,10 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                 "its factors in one GPU thread, which holds them for models of up to "
                 "fluxion::cuda::max_states_dense_per_thread (32) states; integrate larger stiff models on the host "
                 "(fluxion::host::integrate) or with an explicit method.");
-  ode_options<T> o = check_problem(pr, n);
+  ode_options<T> o = check_problem(pr, n, M::n_params);
+  if (std::is_same_v<Policy, warp_per_trajectory> && o.n_events > 0)
+    throw problem_error("fluxion::cuda::integrate: events at given times are not supported with a warp per "
+                        "trajectory yet; integrate with a thread per trajectory (the default)");
   const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
   const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
   detail::check_device_memory(c);
@@ -202,23 +205,28 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)), what);
   }
 
-  // Save times and per-state tolerances: host spans, copied next to each other.
+  // Save times, per-state tolerances and events: host spans, copied next to
+  // each other (the events 16-byte aligned after the values).
   const std::size_t n_atol = o.atol_per_state ? n : 0;
-  T* table = nullptr;
-  if (o.n_save + n_atol > 0) {
-    fluxion::detail::check_cuda(
-        cudaMallocAsync(reinterpret_cast<void**>(&table), (o.n_save + n_atol) * sizeof(T), stream),
-        "cudaMallocAsync of the save times");
-    if (o.n_save)
-      fluxion::detail::check_cuda(
-          cudaMemcpyAsync(table, o.save_times, o.n_save * sizeof(T), cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync of the save times");
-    if (n_atol)
-      fluxion::detail::check_cuda(cudaMemcpyAsync(table + o.n_save, o.atol_per_state, n * sizeof(T),
-                                                  cudaMemcpyHostToDevice, stream),
-                                  "cudaMemcpyAsync of the absolute tolerances");
-    o.save_times = o.n_save ? table : nullptr;
-    o.atol_per_state = n_atol ? table + o.n_save : nullptr;
+  const std::size_t values_bytes = (o.n_save + n_atol) * sizeof(T);
+  const std::size_t at_events = (values_bytes + 15) / 16 * 16;
+  const std::size_t table_bytes = o.n_events ? at_events + o.n_events * sizeof(timed_event<T>) : values_bytes;
+  unsigned char* table = nullptr;
+  if (table_bytes > 0) {
+    fluxion::detail::check_cuda(cudaMallocAsync(reinterpret_cast<void**>(&table), table_bytes, stream),
+                                "cudaMallocAsync of the save times");
+    const auto copy = [&](std::size_t at, const void* from, std::size_t bytes, const char* what) {
+      if (bytes == 0) return;
+      const cudaError_t copied = cudaMemcpyAsync(table + at, from, bytes, cudaMemcpyHostToDevice, stream);
+      if (copied != cudaSuccess) cudaFreeAsync(table, stream);
+      fluxion::detail::check_cuda(copied, what);
+    };
+    copy(0, o.save_times, o.n_save * sizeof(T), "cudaMemcpyAsync of the save times");
+    copy(o.n_save * sizeof(T), o.atol_per_state, n_atol * sizeof(T), "cudaMemcpyAsync of the absolute tolerances");
+    copy(at_events, o.events, o.n_events * sizeof(timed_event<T>), "cudaMemcpyAsync of the events");
+    o.save_times = o.n_save ? reinterpret_cast<const T*>(table) : nullptr;
+    o.atol_per_state = n_atol ? reinterpret_cast<const T*>(table) + o.n_save : nullptr;
+    o.events = o.n_events ? reinterpret_cast<const timed_event<T>*>(table + at_events) : nullptr;
   }
   using stepper = typename stepper_of<Method, M>::type;
   const detail::strides xs = detail::strides_of(cx), ps = detail::strides_of(cp);

@@ -43,6 +43,7 @@
 #include <fluxion/math/elementary.hpp>
 #include <fluxion/solve/concepts.hpp>
 #include <fluxion/solve/error_norm.hpp>
+#include <fluxion/solve/events.hpp>
 #include <fluxion/solve/options.hpp>
 #include <fluxion/solve/saved_states.hpp>
 #include <fluxion/solve/status.hpp>
@@ -76,13 +77,13 @@ struct adaptive_driver {
 
   // HNW I, II.4: h0 from |y0| and |f0| = |f(t0, y0)|, then one Euler step to
   // estimate f's variation (one right-hand side; y1 and f1 are scratch).
-  FLUXION_HOST_DEVICE static T starting_step(const M& m, const ode_options<T>& o, const T* p, std::ptrdiff_t ps,
+  FLUXION_HOST_DEVICE static T starting_step(const M& m, const ode_options<T>& o, T t, const T* p, std::ptrdiff_t ps,
                                              const T* y, const T* f0, T* y1, T* f1, T span, solve_statistics& st) {
     const T d0 = detail::error_norm<T, n, n_norm>(m, o, y, y, y), d1 = detail::error_norm<T, n, n_norm>(m, o, f0, y, y);
     T h0 = (d0 < T(1e-5) || d1 < T(1e-5)) ? T(1e-6) : T(0.01) * d0 / d1;
     if (h0 > span) h0 = span;
     for (int i = 0; i < n; ++i) y1[i] = y[i] + h0 * f0[i];
-    m.rhs(o.t0 + h0, y1, 1, p, ps, f1, 1);
+    m.rhs(t + h0, y1, 1, p, ps, f1, 1);
     ++st.rhs_evaluations;
     for (int i = 0; i < n; ++i) f1[i] = (f1[i] - f0[i]) / h0;
     const T d2 = detail::error_norm<T, n, n_norm>(m, o, f1, y, y);
@@ -92,12 +93,13 @@ struct adaptive_driver {
     const T h = T(100) * h0 < h1 ? T(100) * h0 : h1;
     return h < span ? h : span;
   }
-  // The first step: the problem's, or the estimate above (f0 = f(t0, y0)).
-  FLUXION_HOST_DEVICE static T first_step(const M& m, const ode_options<T>& o, const T* p, std::ptrdiff_t ps,
+  // The first step from t (t0, or an event's time): the problem's, or the
+  // estimate above (f0 = f(t, y)).
+  FLUXION_HOST_DEVICE static T first_step(const M& m, const ode_options<T>& o, T t, const T* p, std::ptrdiff_t ps,
                                           const T* y, const T* f0, T* y1, T* f1, solve_statistics& st) {
-    const T span = o.t1 - o.t0;
+    const T span = o.t1 - t;
     return o.initial_step > T(0) ? (o.initial_step < span ? o.initial_step : span)
-                                 : starting_step(m, o, p, ps, y, f0, y1, f1, span, st);
+                                 : starting_step(m, o, t, p, ps, y, f0, y1, f1, span, st);
   }
 
   // Parameters are read by every stage of every step: a few dozen are copied
@@ -132,28 +134,42 @@ struct adaptive_driver {
 
     T t = o.t0;
     // A sink that takes no saved states serves none (the problem has none):
-    // then every save-time branch below is false at compile time.
+    // then every save-time branch below is false at compile time; so is
+    // every event branch for a system that takes no events.
     constexpr bool saves = detail::sink_saves<Sink>();
     detail::save_cursor<T, saves> saved(o);
+    detail::event_cursor<T, detail::takes_events<M>> events(o);
+    events.apply_due(m, t, y, p, ps);
     saved.reached(o, sink, n, t, detail::vector_values<T>{y});
 
-    step.begin(m, t, y, p, ps, st);
     detail::step_control<T> control;
-    control.h = first_step(m, o, p, ps, y, step.f_at_start(), ynew, step.scratch(), st);
     solve_status status = solve_status::success;
-
+    bool restart = true;  // from t0, and again after the events of a time: f and a first step at the new point
     while (t < o.t1) {
-      if (!control.ready(o, st, t, saved.target(o), status)) break;
+      if (restart) {
+        step.begin(m, t, y, p, ps, st);
+        control = detail::step_control<T>{};
+        control.h = first_step(m, o, t, p, ps, y, step.f_at_start(), ynew, step.scratch(), st);
+      }
+      if (!control.ready(o, st, t, events.bound(saved.target(o)), status)) break;
       const T h = control.h;
       const T err = detail::sum_over_members(m, step.attempt(m, o, t, h, y, ynew, p, ps, st));  // n err^2
+      restart = false;
       const bool go_on = control.template judge<Step, n_norm>(o, t, err, st, status, [&](T t_new) {
         if constexpr (detail::records_steps<Sink, T>) sink.accepted_step(t, t_new, h, y);
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (saved.inside(t_new)) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
-        saved.template serve<T>(o, sink, step, n, t, t_new, h, y, ynew);
+        // At an event's time the saves there read the state after it.
+        restart = events.due(t_new);
+        saved.template serve<T>(o, sink, step, n, t, t_new, h, y, ynew, 0, !restart);
         for (int i = 0; i < n; ++i) y[i] = ynew[i];
         t = t_new;
-        if (t < o.t1) step.accept(m, t, y, p, ps, st);
+        if (restart) {
+          events.apply_due(m, t, y, p, ps);
+          saved.reached(o, sink, n, t, detail::vector_values<T>{y});
+        } else if (t < o.t1) {
+          step.accept(m, t, y, p, ps, st);
+        }
         return true;
       });
       if (!go_on) break;

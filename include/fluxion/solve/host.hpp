@@ -101,7 +101,7 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                const ensemble_buffers<typename M::scalar>& out, threads exec = threads{}) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
-  const ode_options<T> o = check_problem(pr, n);
+  const ode_options<T> o = check_problem(pr, n, M::n_params);
   const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
   const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
   if (count == 0) return;
@@ -158,7 +158,7 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method method, const o
                                               batch<const typename M::scalar> p, threads exec = threads{}) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
-  const ode_options<T> o = check_problem(pr, n);
+  const ode_options<T> o = check_problem(pr, n, M::n_params);
   check_buffer("initial state", x0, n, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
   const auto sizes = fluxion::detail::checked_ensemble_result_sizes<T>(n, o.n_save, count);

@@ -42,6 +42,7 @@ class lane_ensemble {
     bool busy = false;
     std::size_t trajectory = 0;
     save_cursor<T> saved;
+    event_cursor<T> events;
     step_control<T> control;
     solve_status status = solve_status::success;
     solve_statistics stats{};
@@ -97,23 +98,47 @@ class lane_ensemble {
     while (next < end) {
       const std::size_t b = next++;
       const trajectory_io<T> t_io = io(b);
-      lane& ln = lanes_[w] = lane{.busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .control = {}};
-      T y[n], p[np], f0[n], y1[n], f1[n];
+      lane& ln = lanes_[w] = lane{
+          .busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .events = event_cursor<T>(o_), .control = {}};
+      T y[n];
       for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
-      for (int j = 0; j < int(M::n_params); ++j) p[j] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
-      saved_state_writer<T> sink{t_io};
-      ln.saved.reached(o_, sink, n, o_.t0, vector_values<T>{y});
-      m_.rhs(o_.t0, y, 1, p, 1, f0, 1);
-      ++ln.stats.rhs_evaluations;
-      ln.control.h = scalar_driver::first_step(m_, o_, p, 1, y, f0, y1, f1, ln.stats);
       for (int i = 0; i < n; ++i) y_[i][w] = y[i];
-      for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = p[j];
-      step_.start(w, f0, ln.stats);
+      for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
       t_[w] = o_.t0;
-      if (ln.control.ready(o_, ln.stats, o_.t0, ln.saved.target(o_), ln.status)) return;  // a step to take
+      apply_events(w);
+      saved_state_writer<T> sink{t_io};
+      ln.saved.reached(o_, sink, n, o_.t0, vector_values<L>{y_, w});
+      restart(w);
+      if (ln.control.ready(o_, ln.stats, o_.t0, ln.events.bound(ln.saved.target(o_)), ln.status))
+        return;  // a step to take
       finish(w, io, done);
     }
     idle(w);
+  }
+
+  // Lane w's events due at its time, on its state.
+  void apply_events(std::size_t w) {
+    lane& ln = lanes_[w];
+    if (!ln.events.due(t_[w])) return;
+    T y[n], p[np];
+    for (int i = 0; i < n; ++i) y[i] = y_[i][w];
+    for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
+    ln.events.apply_due(m_, t_[w], y, p, 1);
+    for (int i = 0; i < n; ++i) y_[i][w] = y[i];
+  }
+
+  // Lane w from its (t, y), as adaptive_driver::integrate starts (at t0 and
+  // after events): f there, the first step, a fresh step control.
+  void restart(std::size_t w) {
+    lane& ln = lanes_[w];
+    T y[n], p[np], f0[n], y1[n], f1[n];
+    for (int i = 0; i < n; ++i) y[i] = y_[i][w];
+    for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
+    m_.rhs(t_[w], y, 1, p, 1, f0, 1);
+    ++ln.stats.rhs_evaluations;
+    ln.control = step_control<T>{};
+    ln.control.h = scalar_driver::first_step(m_, o_, t_[w], p, 1, y, f0, y1, f1, ln.stats);
+    step_.start(w, f0, ln.stats);
   }
 
   // After an attempt whose error is err (n err^2), lane w's decisions
@@ -124,18 +149,25 @@ class lane_ensemble {
     lane& ln = lanes_[w];
     step_.count_attempt(ln.stats, w);
     const T t = t_[w], h = ln.control.h;
+    bool events_now = false;
     const bool go_on = ln.control.template judge<Step, n>(o_, t, err, ln.stats, ln.status, [&](T t_new) {
       if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w); })
         if (ln.saved.inside(t_new)) step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w);
       saved_state_writer<T> sink{io};
-      ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w);
+      events_now = ln.events.due(t_new);
+      ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, !events_now);
       for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
       t_[w] = t_new;
+      if (events_now) {
+        apply_events(w);
+        ln.saved.reached(o_, sink, n, t_new, vector_values<L>{y_, w});
+      }
       if (!(t_new < o_.t1)) return false;  // the end: success
-      step_.accept(w, t_new, ln.stats);
+      if (!events_now) step_.accept(w, t_new, ln.stats);
       return true;
     });
-    return go_on && ln.control.ready(o_, ln.stats, t_[w], ln.saved.target(o_), ln.status);
+    if (go_on && events_now) restart(w);
+    return go_on && ln.control.ready(o_, ln.stats, t_[w], ln.events.bound(ln.saved.target(o_)), ln.status);
   }
 
   // The end of lane w's trajectory: final state, status, statistics; save

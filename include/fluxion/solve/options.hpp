@@ -6,6 +6,8 @@
 // (solve/lane_ensemble.hpp). Passed to kernels by value.
 #include <cstddef>
 
+#include <fluxion/solve/events.hpp>
+
 namespace fluxion {
 
 template <class T>
@@ -19,6 +21,8 @@ struct ode_options {
   long long max_steps = 100000;  // accepted + rejected, at most 1e8 (checked with the problem)
   bool adaptive = true;          // false: every step initial_step long (the last one shortened to end on t1)
   bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
+  const timed_event<T>* events = nullptr;  // in time order, inside [t0, t1] (solve/events.hpp)
+  std::size_t n_events = 0;
 };
 
 // Where one trajectory reads its inputs and writes its outputs (strides in

@@ -32,6 +32,7 @@ struct ode_problem {
   long long max_steps = 100000;            // accepted + rejected steps per trajectory, at most 1e8
   bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
   bool step_to_save_times = false;         // true: steps end on save times (no interpolation there)
+  std::span<const timed_event<T>> events = {};  // in time order, inside [t0, t1] (solve/events.hpp)
 };
 
 namespace detail {
@@ -42,10 +43,48 @@ inline std::string number_text_of(double v) {
 }
 }  // namespace detail
 
-// Checks the problem for a model of n_states states and gives the options
-// every trajectory shares.
+// The events: at finite times in [t0, t1], in time order, each naming a
+// state (and a source state, a parameter) the model has, with finite
+// coefficients.
 template <class T>
-ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
+void check_events(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params) {
+  using detail::number_text_of;
+  if (pr.events.data() == nullptr && !pr.events.empty())
+    throw problem_error("fluxion: events is a null pointer with a length of " + std::to_string(pr.events.size()) +
+                        " (no event can be read)");
+  for (std::size_t k = 0; k < pr.events.size(); ++k) {
+    const timed_event<T>& e = pr.events[k];
+    // (Copies: `e.state < 0` would parse as fluxion::state<...>.)
+    const int state = e.state, source = e.source, param = e.param;
+    const std::string which = "fluxion: event " + std::to_string(k);
+    if (!(e.time >= pr.t0 && e.time <= pr.t1))
+      throw problem_error(which + " at time " + number_text_of(double(e.time)) + " lies outside the span [" +
+                          number_text_of(double(pr.t0)) + ", " + number_text_of(double(pr.t1)) + "]");
+    if (k > 0 && e.time < pr.events[k - 1].time)
+      throw problem_error(which + " (time " + number_text_of(double(e.time)) + ") comes before event " +
+                          std::to_string(k - 1) + " (time " + number_text_of(double(pr.events[k - 1].time)) +
+                          "): events must be in time order (fluxion::timed_events keeps them so)");
+    if (state < 0 || std::size_t(state) >= n_states)
+      throw problem_error(which + " changes state " + std::to_string(state) + ", which is not among the " +
+                          std::to_string(n_states) + " states of the model");
+    if (source < -1 || (source >= 0 && std::size_t(source) >= n_states))
+      throw problem_error(which + " reads state " + std::to_string(source) + ", which is not among the " +
+                          std::to_string(n_states) + " states of the model (-1: none)");
+    if (param < -1 || (param >= 0 && std::size_t(param) >= n_params))
+      throw problem_error(which + " reads parameter " + std::to_string(param) + ", which is not among the " +
+                          std::to_string(n_params) + " parameters of the model (-1: none)");
+    const T coefficients[] = {e.scale, e.shift, e.param_weight, e.source_weight};
+    for (const T c : coefficients)
+      if (!std::isfinite(double(c)))
+        throw problem_error(which + " has a coefficient that is not finite (" + number_text_of(double(c)) + ")");
+  }
+}
+
+// Checks the problem for a model of n_states states and n_params parameters
+// (the indices its events name) and gives the options every trajectory
+// shares.
+template <class T>
+ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params) {
   using detail::number_text_of;
   if (!std::isfinite(double(pr.t0)) || !std::isfinite(double(pr.t1)))
     throw problem_error("fluxion: the time span must be finite, got [" + number_text_of(double(pr.t0)) + ", " +
@@ -95,6 +134,7 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
       throw problem_error("fluxion: save times must be strictly increasing; save time " + std::to_string(s) + " (" +
                           number_text_of(double(ts)) + ") follows " + number_text_of(double(pr.save_times[s - 1])));
   }
+  check_events(pr, n_states, n_params);
   ode_options<T> o;
   o.t0 = pr.t0;
   o.t1 = pr.t1;
@@ -107,6 +147,8 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states) {
   o.max_steps = pr.max_steps;
   o.adaptive = pr.adaptive;
   o.step_to_save_times = pr.step_to_save_times;
+  o.events = pr.events.empty() ? nullptr : pr.events.data();
+  o.n_events = pr.events.size();
   return o;
 }
 

@@ -134,11 +134,12 @@ struct save_cursor {
   }
   // The save times an accepted step from t to t_new (of length h) covers:
   // the step's end from the new state, the others from the step's dense
-  // output (lane w's, for a step over lanes V).
+  // output (lane w's, for a step over lanes V). Without end_too, those
+  // strictly inside (events at t_new change the state the end's save reads).
   template <class V, class Sink, class Step, class Cell>
   FLUXION_HOST_DEVICE void serve(const ode_options<T>& o, Sink& sink, const Step& step, int n, T t, T t_new, T h,
-                                 const Cell* y, const Cell* ynew, std::size_t w = 0) {
-    for (; due(t_new); pass(o)) {
+                                 const Cell* y, const Cell* ynew, std::size_t w = 0, bool end_too = true) {
+    for (; end_too ? due(t_new) : inside(t_new); pass(o)) {
       const T ts = time;
       if (ts == t_new) {  // the step's end: the solution itself
         sink.save(next, ts, n, vector_values<V>{ynew, w});

@@ -151,6 +151,13 @@ struct sensitivity_system {
     for (std::size_t k = 0; k < n * columns; ++k) dz[std::ptrdiff_t(n + k) * dzs] = ds[k];
   }
   FLUXION_HOST_DEVICE void rhs(T t, const T* z, const T* p, T* dz) const { rhs(t, z, 1, p, 1, dz, 1); }
+
+  // An event at a given time (solve/events.hpp): its map on y, its
+  // derivative on every column of S.
+  FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) const {
+    detail::apply_event_to_state(e, z, p, ps);
+    for (std::size_t j = 0; j < columns; ++j) detail::apply_event_to_column(e, z + n + j * n, int(j));
+  }
 };
 
 // A host ensemble integrated with its sensitivities: the saved augmented
@@ -174,7 +181,7 @@ template <class M, class T>
 ode_problem<T> sensitivity_problem(const ode_problem<T>& pr, std::vector<T>& atol) {
   using S = sensitivity_system<M>;
   ode_problem<T> out = pr;
-  check_problem(pr, M::n_states);
+  check_problem(pr, M::n_states, M::n_params);
   if (!pr.atol_per_state.empty()) {
     atol.assign(S::n_states, T(0));
     for (std::size_t k = 0; k < S::n_states; ++k) atol[k] = pr.atol_per_state[k % M::n_states];

@@ -89,6 +89,13 @@ struct sensitivity_columns_system {
   }
 
   FLUXION_HOST_DEVICE T sum_over_members(T v) const { return group.sum(v); }
+
+  // An event at a given time (solve/events.hpp) on this member's share: the
+  // map on y (member 0), its derivative on column c (member c + 1).
+  FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) const {
+    if (column() < 0) detail::apply_event_to_state(e, z, p, ps);
+    else detail::apply_event_to_column(e, z, column());
+  }
 };
 
 }  // namespace fluxion

@@ -3,7 +3,7 @@
 // lane_per_column.hpp, discrete_adjoint.hpp in this folder) share: their
 // grids, bounded by the threads the device keeps resident and by the scratch
 // that half its free memory holds, and the one launch around a strategy's
-// kernels: the save times, tolerances and series' data staged into one
+// kernels: the save times, tolerances, events and series' data staged into one
 // stream-ordered allocation with the scratch (exec/cuda/scratch.hpp), copied
 // once, the kernels launched, the allocation freed. Host code, CUDA
 // translation units only.
@@ -106,7 +106,7 @@ struct log_density_io {
 // Runs one strategy's launcher (thread_per_trajectory_launcher,
 // lane_per_column_launcher, discrete_adjoint_launcher), already planned (its
 // grid, its scratch_bytes()), on `count` trajectories: the save times,
-// tolerances (n_system of them, when per state), the series' data and their
+// tolerances (n_system of them, when per state), the events, the series' data and their
 // views in one copy, the launcher's scratch after them in the same
 // allocation (not copied), then launcher.launch(...) with the options'
 // pointers moved to the device; the allocation is freed after the kernels
@@ -123,6 +123,7 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
   const std::size_t at_save = host.add(o.save_times, o.n_save);
   const std::size_t at_atol = host.add(o.atol_per_state, o.atol_per_state ? n_system : 0);
   const std::size_t at_maps = host.add(timeline.maps.data(), timeline.maps.size());
+  const std::size_t at_events = host.add(o.events, o.n_events);
   struct series_offsets {
     std::size_t values, mask, trials, parameter_values;
   };
@@ -161,6 +162,7 @@ void launch_log_density(const Launcher& launcher, const M& m, ode_options<typena
   fluxion::detail::check_cuda(copied, "cudaMemcpyAsync of the log-density's data");
   o.save_times = o.n_save ? reinterpret_cast<const T*>(device + at_save) : nullptr;
   o.atol_per_state = o.atol_per_state ? reinterpret_cast<const T*>(device + at_atol) : nullptr;
+  o.events = o.n_events ? reinterpret_cast<const timed_event<T>*>(device + at_events) : nullptr;
   const auto* views = reinterpret_cast<const fluxion::detail::series_view<T>*>(device + at_views);
   T* scratch = reinterpret_cast<T*>(device + at_scratch);
   const log_density_io<T> io{c.x0.data,    strides_of(c.x0), c.p.data,      strides_of(c.p),

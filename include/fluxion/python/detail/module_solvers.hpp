@@ -24,7 +24,9 @@
 #include <pybind11/pybind11.h>
 
 #include <fluxion/infer/log_density.hpp>
+#include <fluxion/layout/describe.hpp>
 #include <fluxion/python/detail/module.hpp>
+#include <fluxion/solve/events.hpp>
 #include <fluxion/solve/problem.hpp>
 #include <fluxion/solve/status.hpp>
 
@@ -79,8 +81,81 @@ std::vector<T> host_values(const py::object& o, const char* name) {
 template <class T>
 struct problem_values {
   std::vector<T> save_times, atol_per_state;
+  std::vector<timed_event<T>> events;
   ode_problem<T> problem;
 };
+
+// The flat names of a model's states and parameters, to read events by name.
+struct element_names_of {
+  std::vector<std::string> states, parameters;
+};
+
+// A state or parameter of an event: a flat name ("y", "S[2][0]") or index.
+inline int element_index(const py::handle& v, const std::vector<std::string>& names, const char* block,
+                         const std::string& where) {
+  if (py::isinstance<py::str>(v)) {
+    const std::string name = v.cast<std::string>();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return int(i);
+    throw py::value_error(where + ": the model has no " + block + " named '" + name + "'");
+  }
+  try {
+    return py::int_(py::reinterpret_borrow<py::object>(v)).cast<int>();
+  } catch (py::error_already_set&) {
+    throw py::type_error(where + ": a " + std::string(block) + " is a name or a flat index, got " + type_text(v));
+  }
+}
+
+// Events from Python (solve/events.hpp): a list of dicts, each with "time",
+// "state" and one action, "add", "set" or "scale" (a number),
+// "add_parameter" (a parameter, with an optional "weight") or
+// "set_parameter" (a parameter); or {"time", "move": fraction, "from",
+// "to"}. Kept in time order, the events of one time in the order given.
+template <class T>
+void fill_events(problem_values<T>& v, const py::object& events, const element_names_of& names) {
+  if (events.is_none()) return;
+  if (!py::isinstance<py::sequence>(events) || py::isinstance<py::str>(events))
+    throw py::type_error("events must be a list of dicts, got " + type_text(events));
+  timed_events<T> list;
+  std::size_t k = 0;
+  for (const py::handle item : py::reinterpret_borrow<py::sequence>(events)) {
+    const std::string where = "events[" + std::to_string(k++) + "]";
+    if (!py::isinstance<py::dict>(item)) throw py::type_error(where + " must be a dict, got " + type_text(item));
+    const py::dict d = py::reinterpret_borrow<py::dict>(item);
+    const auto number = [&](const char* key) { return T(time_value(d[key], (where + "[\"" + key + "\"]").c_str())); };
+    const auto state = [&](const char* key) {
+      if (!d.contains(key)) throw py::value_error(where + " has no \"" + std::string(key) + "\"");
+      return element_index(d[key], names.states, "state", where);
+    };
+    if (!d.contains("time")) throw py::value_error(where + " has no \"time\"");
+    const T time = number("time");
+    static constexpr const char* actions[] = {"add", "set", "scale", "add_parameter", "set_parameter", "move"};
+    int found = 0;
+    for (const char* a : actions) found += d.contains(a) ? 1 : 0;
+    if (found != 1)
+      throw py::value_error(where + " needs exactly one action: add, set, scale, add_parameter, set_parameter or move");
+    std::size_t known = 2 + (d.contains("move") ? 2 : 1) + (d.contains("weight") ? 1 : 0);
+    if (d.size() != known)
+      throw py::value_error(where + " has keys that are not time, state, the action, weight (add_parameter) or from "
+                                    "and to (move)");
+    if (d.contains("move")) {
+      list.move(time, state("from"), state("to"), number("move"));
+      continue;
+    }
+    const int i = state("state");
+    if (d.contains("weight") && !d.contains("add_parameter"))
+      throw py::value_error(where + ": \"weight\" goes with \"add_parameter\" only");
+    if (d.contains("add")) list.add(time, i, number("add"));
+    else if (d.contains("set")) list.set(time, i, number("set"));
+    else if (d.contains("scale")) list.scale(time, i, number("scale"));
+    else if (d.contains("add_parameter"))
+      list.add_parameter(time, i, element_index(d["add_parameter"], names.parameters, "parameter", where),
+                         d.contains("weight") ? number("weight") : T(1));
+    else list.set_parameter(time, i, element_index(d["set_parameter"], names.parameters, "parameter", where));
+  }
+  v.events.assign(list.events().begin(), list.events().end());
+  v.problem.events = v.events;
+}
 
 template <class T>
 void fill_problem(problem_values<T>& v, const py::object& t_span, const py::object& save_times, double rtol, double atol,
@@ -208,6 +283,7 @@ struct problem_settings {
   double rtol, atol, initial_step;
   long long max_steps;
   bool adaptive, step_to_save_times;
+  py::object events;
 };
 
 // What integrate and log_density share: the arrays checked, the method and
@@ -215,7 +291,8 @@ struct problem_settings {
 // problem filled in the arrays' dtype T, then f(c, pv, how, policy) for T.
 template <class B, class F>
 py::object with_problem(const py::object& x0, const py::object& p, const std::string& method_name,
-                        const std::string& policy, bool for_log_density, const problem_settings& s, F&& f) {
+                        const std::string& policy, bool for_log_density, const problem_settings& s,
+                        const element_names_of& names, F&& f) {
   auto c = ensemble_inputs(x0, p, B::n_states, B::n_params);
   const method how = method_of(method_name);
   const gpu_policy pol = policy_of(policy, for_log_density);
@@ -224,6 +301,7 @@ py::object with_problem(const py::object& x0, const py::object& p, const std::st
     problem_values<T> pv;
     fill_problem(pv, s.t_span, s.save_times, s.rtol, s.atol, s.atol_per_state, s.initial_step, s.max_steps,
                  s.adaptive, s.step_to_save_times);
+    fill_events(pv, s.events, names);
     return f(c, pv, how, pol);
   });
 }
@@ -420,17 +498,19 @@ void define_solvers(py::module_& m) {
   for (int s = 0; s < 4; ++s) status_names.append(fluxion::to_string(solve_status(s)));
   m.attr("status_names") = status_names;
   m.attr("methods") = py::make_tuple("tsit5", "vern7", "rosenbrock23", "rodas5p");
+  using L = typename Spec::template compiled<double>::layout;
+  const detail::element_names_of names{fluxion::element_names<typename L::state>(),
+                                       fluxion::element_names<typename L::param>()};
   m.def(
       "integrate",
-      [](const py::object& x0, const py::object& p, const py::object& t_span, const py::object& save_times,
-         const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
-         double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
-         const std::string& policy, const py::object& threads) {
-        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol,
-                                                atol,   initial_step, max_steps,     adaptive,
-                                                step_to_save_times};
+      [names](const py::object& x0, const py::object& p, const py::object& t_span, const py::object& save_times,
+              const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
+              double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
+              const py::object& events, const std::string& policy, const py::object& threads) {
+        const detail::problem_settings settings{t_span,    save_times, atol_per_state,     rtol,  atol,
+                                                initial_step, max_steps, adaptive, step_to_save_times, events};
         return detail::with_problem<B>(
-            x0, p, method_name, policy, false, settings,
+            x0, p, method_name, policy, false, settings, names,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
               return S::template integrate<T>(c, pv, how, pol, threads);
             });
@@ -438,22 +518,26 @@ void define_solvers(py::module_& m) {
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("t_span"), py::arg("save_times") = py::none(),
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
       py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
-      py::arg("adaptive") = true, py::arg("step_to_save_times") = false, py::arg("policy") = "thread",
-      py::arg("threads") = py::none(),
+      py::arg("adaptive") = true, py::arg("step_to_save_times") = false, py::arg("events") = py::none(),
+      py::arg("policy") = "thread", py::arg("threads") = py::none(),
       "Integrates an ensemble, every trajectory with its own steps, from x0 (B, n_states) with parameters p "
-      "(B, n_params) (either may be one row for all) over t_span, saving at save_times. Returns a namespace "
+      "(B, n_params) (either may be one row for all) over t_span, saving at save_times. events: a list of dicts "
+      "{'time', 'state', and 'add', 'set', 'scale', 'add_parameter' (with 'weight') or 'set_parameter'} or "
+      "{'time', 'move', 'from', 'to'}, states and parameters by name or flat index; the integration stops at each, "
+      "and a save at its time reads the state after it. Returns a namespace "
       "with saved (B, n_save, n_states), final (B, n_states), status (B,) int32 and stats.");
   m.attr("has_log_density") = has_log_density<Spec>;
   m.def(
       "log_density",
-      [](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
-         const py::object& save_times, const std::string& method_name, double rtol, double atol,
-         const py::object& atol_per_state, double initial_step, long long max_steps, bool gradient, bool stats,
-         const std::string& terms, const std::string& policy, const py::object& threads) {
-        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol, atol, initial_step,
-                                                max_steps, true, false};
+      [names](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
+              const py::object& save_times, const std::string& method_name, double rtol, double atol,
+              const py::object& atol_per_state, double initial_step, long long max_steps, const py::object& events,
+              bool gradient, bool stats, const std::string& terms, const std::string& policy,
+              const py::object& threads) {
+        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol,  atol,
+                                                initial_step, max_steps, true,   false, events};
         return detail::with_problem<B>(
-            x0, p, method_name, policy, true, settings,
+            x0, p, method_name, policy, true, settings, names,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
               return S::template log_density<T>(c, pv, data, how, pol, gradient, stats, terms, threads);
             });
@@ -461,13 +545,14 @@ void define_solvers(py::module_& m) {
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"),
       py::arg("save_times") = py::none(), py::arg("method") = "tsit5", py::arg("rtol") = 1e-6,
       py::arg("atol") = 1e-6, py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0,
-      py::arg("max_steps") = 100000, py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
+      py::arg("max_steps") = 100000, py::arg("events") = py::none(), py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
       py::arg("threads") = py::none(),
       "The log-density of every trajectory given the data (one dict a series of the module's likelihood: a value "
       "per save time, or per time of the series' own 'times') and the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
       "terms='series' adds series_values (B, n_series), each series' log-likelihood; 'observations' also "
       "observation_values (B, n_series, n_save), each observation's term (0 where missing; where a series has its "
-      "own 'times', a list of one (B, n) array a series); stats=False leaves "
+      "own 'times', a list of one (B, n) array a series); events as integrate's (a save at an event's time reads "
+      "the state after it); stats=False leaves "
       "the step statistics out (stats is None), work a fit does not need. A trajectory "
       "whose integration fails has value -inf (and terms -inf), gradient 0, and its status says why.");
 }

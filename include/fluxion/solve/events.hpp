@@ -1,0 +1,177 @@
+#pragma once
+// Events at given times: what an intervention, a dose, a pulse or a reset
+// does to a trajectory. At an event's time one state of every trajectory
+// changes by an affine map of the values just before it,
+//
+//   x[state] <- scale x[state] + shift + param_weight p[param] + source_weight x[source]
+//
+// (param and source optional; p is the trajectory's own parameters, so a
+// dose may differ per trajectory and be fitted). The integration stops
+// exactly at each event time (the step before it is cut to end there), the
+// save times at or after that instant read the state after the events, the
+// events of one time are applied in the order given, and the integration
+// restarts from the new state with a fresh step (f at the new point and the
+// starting step of HNW I, II.4), so no step straddles the jump.
+//
+// The map's coefficients are constants, so derivatives pass through it
+// exactly: forward sensitivities S = dx/d(p, x0) jump as
+//   S[state] <- scale S[state] + source_weight S[source] + param_weight e_param
+// and an adjoint lambda = dL/dx, going backward, as its transpose,
+//   lambda[source] += source_weight lambda[state], dL/dp[param] += param_weight lambda[state],
+//   lambda[state] <- scale lambda[state]
+// (with lambda[state] read before either change). Event times are data,
+// not parameters: no derivative in them is taken.
+//
+//   fx::timed_events<double> ev;
+//   ev.add(7.0, A, 100.0)               // a dose of 100 into state A on day 7
+//     .add_parameter(14.0, A, dose)     // a dose of p[dose] on day 14
+//     .set(30.0, lockdown, 1.0)         // a switch the equations read (a state with d(lockdown) = 0)
+//     .move(40.0, S, V, 0.1);           // 10% of S vaccinated: V += 0.1 S, then S -= 0.1 S
+//   fx::ode_problem<double> pr{..., .events = ev};
+//
+// (indices are flat state and parameter indices, e.g.
+// M::layout::state::offset(A)). A changed parameter is written as a state
+// whose derivative is 0 and which an event sets: the equations read it like
+// a parameter and its sensitivities stay exact.
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <fluxion/config/macros.hpp>
+
+namespace fluxion {
+
+template <class T>
+struct timed_event {
+  T time = 0;
+  int state = 0;  // flat index of the state changed
+  T scale = 1;
+  T shift = 0;
+  int param = -1;  // flat parameter index, or -1 for none
+  T param_weight = 0;
+  int source = -1;  // flat state index, or -1 for none
+  T source_weight = 0;
+};
+
+// A list of events kept in time order (events of one time in the order
+// they were added); an ode_problem takes it as its `events`.
+template <class T>
+class timed_events {
+ public:
+  // x[state] += amount
+  timed_events& add(T time, int state, T amount) { return event({time, state, T(1), amount}); }
+  // x[state] = value
+  timed_events& set(T time, int state, T value) { return event({time, state, T(0), value}); }
+  // x[state] *= factor
+  timed_events& scale(T time, int state, T factor) { return event({time, state, factor, T(0)}); }
+  // x[state] += weight p[param]
+  timed_events& add_parameter(T time, int state, int param, T weight = T(1)) {
+    return event({time, state, T(1), T(0), param, weight});
+  }
+  // x[state] = p[param]
+  timed_events& set_parameter(T time, int state, int param) {
+    return event({time, state, T(0), T(0), param, T(1)});
+  }
+  // fraction of x[from] moved to x[to]: x[to] += fraction x[from], then x[from] -= fraction x[from]
+  timed_events& move(T time, int from, int to, T fraction) {
+    event({time, to, T(1), T(0), -1, T(0), from, fraction});
+    return event({time, from, T(1) - fraction, T(0)});
+  }
+  // Any event; placed after the events of its time already given.
+  timed_events& event(const timed_event<T>& e) {
+    const auto at = std::upper_bound(list_.begin(), list_.end(), e.time,
+                                     [](T t, const timed_event<T>& other) { return t < other.time; });
+    list_.insert(at, e);
+    return *this;
+  }
+  std::span<const timed_event<T>> events() const { return list_; }
+  operator std::span<const timed_event<T>>() const { return list_; }  // NOLINT: a problem's `.events = ev`
+  std::size_t size() const { return list_.size(); }
+
+ private:
+  std::vector<timed_event<T>> list_;
+};
+
+namespace detail {
+
+// The event's map on a state vector z (stride 1, the values just before).
+template <class T>
+FLUXION_HOST_DEVICE void apply_event_to_state(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) {
+  T v = e.scale * z[e.state] + e.shift;
+  if (e.param >= 0) v += e.param_weight * p[std::ptrdiff_t(e.param) * ps];
+  if (e.source >= 0) v += e.source_weight * z[e.source];
+  z[e.state] = v;
+}
+// Its derivative on a column s of dz/d(p, x0) (column `column`: the
+// parameters first, so parameter k's column is k).
+template <class T>
+FLUXION_HOST_DEVICE void apply_event_to_column(const timed_event<T>& e, T* s, int column) {
+  T v = e.scale * s[e.state];
+  if (e.source >= 0) v += e.source_weight * s[e.source];
+  if (e.param >= 0 && column == e.param) v += e.param_weight;
+  s[e.state] = v;
+}
+// Its transpose on an adjoint (backward): zbar = dL/dz after the event
+// becomes dL/dz before it, pbar (dL/dp) gains the parameter's share.
+template <class T>
+FLUXION_HOST_DEVICE void apply_event_transposed(const timed_event<T>& e, T* zbar, T* pbar) {
+  const T after = zbar[e.state];
+  zbar[e.state] = e.scale * after;
+  if (e.source >= 0) zbar[e.source] += e.source_weight * after;
+  if (e.param >= 0) pbar[e.param] += e.param_weight * after;
+}
+
+// Whether the driver applies events to a system M: a system with a member
+// apply_event(e, z, p, ps) (one that integrates more than the model's
+// state: sensitivities) says how; a compiled model (and one with its
+// observables accumulated, whose states follow the model's) takes the map
+// on its flat state. A system that says neither does not take events, and
+// its drivers compile without their code (the entry points refuse a
+// problem with events for it).
+template <class M>
+concept has_event_member = requires(const M& m, const timed_event<typename M::scalar>& e, typename M::scalar* z,
+                                    const typename M::scalar* p) { m.apply_event(e, z, p, std::ptrdiff_t(1)); };
+template <class M>
+inline constexpr bool takes_events = has_event_member<M> || requires { typename M::layout; };
+
+template <class M>
+FLUXION_HOST_DEVICE void apply_event(const M& m, const timed_event<typename M::scalar>& e, typename M::scalar* z,
+                                     const typename M::scalar* p, std::ptrdiff_t ps) {
+  if constexpr (has_event_member<M>) m.apply_event(e, z, p, ps);
+  else apply_event_to_state(e, z, p, ps);
+}
+
+// The events of one trajectory still to apply: the next one's time held in
+// a register, as save_cursor holds the next save time. Takes: false for a
+// system that takes no events (every test below false at compile time).
+template <class T, bool Takes = true>
+struct event_cursor {
+  const timed_event<T>* events = nullptr;
+  std::size_t next = 0, count = 0;
+  T time = 0;
+
+  event_cursor() = default;
+  template <class Options>
+  FLUXION_HOST_DEVICE explicit event_cursor(const Options& o)
+      : events(o.events), count(Takes ? o.n_events : 0), time(Takes && o.n_events > 0 ? o.events[0].time : T(0)) {}
+
+  FLUXION_HOST_DEVICE bool left() const { return Takes && next < count; }
+  FLUXION_HOST_DEVICE bool due(T t) const { return left() && time <= t; }
+  // Where a step from t must end at the latest: the next event's time, or `to`.
+  FLUXION_HOST_DEVICE T bound(T to) const { return left() && time < to ? time : to; }
+  // Applies the events at or before t to z (M's state vector).
+  template <class M>
+  FLUXION_HOST_DEVICE void apply_due(const M& m, T t, T* z, const T* p, std::ptrdiff_t ps) {
+    if constexpr (Takes) {
+      for (; due(t); ++next) {
+        apply_event(m, events[next], z, p, ps);
+        if (next + 1 < count) time = events[next + 1].time;
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+}  // namespace fluxion
