@@ -5,7 +5,8 @@
 // complex step of a hand-written solver. An SEIR observed through a
 // negative binomial (exact, masked, right-, left- and interval-censored
 // points) and a log-normal series, with priors, 256 parameter sets; the
-// value-only path; bad data and host pointers refused before launch with the
+// value-only path; series at their own times and events at given times by
+// every strategy; bad data and host pointers refused before launch with the
 // outputs untouched.
 #include "cases.hpp"
 #include "device_support.hpp"
@@ -398,6 +399,33 @@ result log_densities_match_host() {
               is_double ? 1e-6 : adjoint ? 3e-2 : 2e-2);
       compare(r, std::string("series values (") + what + ")", out->series.download(), hs, tol);
       compare(r, std::string("observation values (") + what + ")", out->observations.download(), ho, tol);
+    }
+    // Events at given times (solve/events.hpp), staged with the data: a
+    // vaccination pulse (20% of S to R) on day 30 and 100 exposures imported
+    // on day 12.5; every strategy against the host.
+    {
+      fx::timed_events<T> ev;
+      ev.move(T(30), 0, 3, T(0.2)).add(T(12.5), 1, T(100));
+      fx::ode_problem<T> with_events = pr;
+      with_events.events = ev;
+      std::vector<T> ev_v(B), ev_g(columns * B);
+      fx::host::log_density(M{}, fx::tsit5{}, with_events, lik_known, std::span(known), pri, B, xs_h, ps_h,
+                            fx::log_density_buffers<T>{.value = ev_v, .gradients = ev_g, .status = hst});
+      const auto by = [&](auto how, const char* what) {
+        device_buffer<T> v(B), g(columns * B);
+        fx::cuda::log_density(M{}, fx::tsit5{}, with_events, lik_known, std::span(known), pri, B, fx::soa(dx.cspan()),
+                              fx::soa(dp.cspan()),
+                              fx::log_density_buffers<T>{.value = v.span(), .gradients = g.span(), .status = status_k.span()},
+                              how);
+        sync();
+        compare(r, std::string("log-density with events (") + what + ")", v.download(), ev_v, tol);
+        compare(r, std::string("gradient with events (") + what + ")", g.download(), ev_g,
+                is_double ? 1e-6 : 3e-2);
+      };
+      by(fx::cuda::thread_per_trajectory{}, "a thread a trajectory");
+      by(fx::cuda::lane_per_column{}, "a lane a column");
+      by(fx::discrete_adjoint{}, "the discrete adjoint");
+      if (ev_v == hv) r.failures.push_back("the events did not change the host's log-density");
     }
     const auto host_k = fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h);
     // The sd parameter (5, under no prior) is not read: its column is zero.

@@ -4,8 +4,9 @@
 // also against the IVP test set's value at t = 40. Tsit5 and Vern7 on Lorenz,
 // Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
 // Tsit5 and Vern7 a warp a trajectory on Lorenz and on ten decays with an alias;
-// saved and final states, statuses and step counts; a bad problem and bad
-// buffers refused before launch with the outputs untouched.
+// saved and final states, statuses and step counts, with and without events
+// at given times; a bad problem and bad buffers refused before launch with
+// the outputs untouched.
 #include "cases.hpp"
 #include "device_support.hpp"
 
@@ -107,6 +108,24 @@ result ensembles_match_host() {
     using warp = fx::cuda::warp_per_trajectory;
     device_against_host<M, warp>(r, "lorenz tsit5, a warp a trajectory", fx::tsit5{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
     device_against_host<M, warp>(r, "lorenz vern7, a warp a trajectory", fx::vern7{}, pr, B, x0, p, f64 ? 1e-6 : 1e-2);
+    // Events at given times (solve/events.hpp): staged with the save times;
+    // a kick at a save time (read after it), a reset and a move between them.
+    fx::timed_events<T> ev;
+    ev.add(T(0.5), 0, T(2)).set(T(0.3), 2, T(10)).move(T(0.75), 1, 0, T(0.5));
+    fx::ode_problem<T> with_events = pr;
+    with_events.events = ev;
+    device_against_host<M>(r, "lorenz tsit5 with events", fx::tsit5{}, with_events, B, x0, p, f64 ? 1e-6 : 1e-2);
+    device_against_host<M>(r, "lorenz vern7 with events", fx::vern7{}, with_events, B, x0, p, f64 ? 1e-6 : 1e-2);
+    // Not with a warp a trajectory (yet): refused before launch.
+    device_buffer<T> dx(x0), dp(p), fin(3 * B);
+    device_buffer<fx::solve_status> status(B);
+    try {
+      fx::cuda::integrate(M{}, fx::tsit5{}, fx::ode_problem<T>{.t0 = 0, .t1 = 1, .events = ev}, B,
+                          fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, fin.span(), status.span(), {}}, warp{});
+      r.failures.push_back("events with a warp a trajectory were not refused");
+    } catch (const fx::problem_error&) {
+    }
   }
   // Ten decays with an alias, a warp a trajectory.
   {
@@ -143,6 +162,15 @@ result ensembles_match_host() {
       r.failures.push_back("robertson rodas5p: y1(40) = " + std::to_string(double(saved[0])) +
                            " on the device, the test set says 0.7158270687");
     device_against_host<M>(r, "robertson rosenbrock23", fx::rosenbrock23{}, pr, B, x0, p, f64 ? 1e-8 : 1e-3);
+    // Events: y1 topped up at the save time t = 40 and y3 halved at t = 1000.
+    fx::timed_events<T> ev;
+    ev.add(T(40), 0, T(0.5)).scale(T(1000), 2, T(0.5));
+    fx::ode_problem<T> with_events = pr;
+    with_events.events = ev;
+    device_against_host<M>(r, "robertson rodas5p with events", fx::rodas5p{}, with_events, B, x0, p,
+                           f64 ? 1e-8 : 1e-3);
+    device_against_host<M>(r, "robertson rosenbrock23 with events", fx::rosenbrock23{}, with_events, B, x0, p,
+                           f64 ? 1e-8 : 1e-3);
 
     // Refused before launch, outputs untouched: a host pointer, a short output, a bad problem.
     device_buffer<T> dx(x0), dp(p), fin(3 * B);
@@ -189,7 +217,7 @@ result ensembles_match_host() {
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
   r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
-              "steps alike, y1(40) as the test set; bad calls refused before launch";
+              "steps alike, y1(40) as the test set; with events at given times too (refused a warp a trajectory); bad calls refused before launch";
   return r;
 }
 
