@@ -5,7 +5,8 @@
 // Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
 // Tsit5 and Vern7 a warp a trajectory on Lorenz and on ten decays with an alias;
 // saved and final states, statuses and step counts, with and without events
-// at given times; a bad problem and bad buffers refused before launch with
+// at given times; bouncing balls (crossing events, Tsit5 and Rodas5P) and
+// their first bounce's time; a bad problem and bad buffers refused before launch with
 // the outputs untouched.
 #include "cases.hpp"
 #include "device_support.hpp"
@@ -31,6 +32,14 @@ namespace {
 
 using lorenz63::lorenz;
 using stiff_models::robertson;
+
+// A ball: h' = v, v' = -g, observed as its height (for crossing events).
+constexpr fx::state<"h"> ball_height;
+constexpr fx::state<"v"> ball_speed;
+constexpr fx::param<"g"> gravity;
+constexpr auto bouncing_ball = fx::model(fx::states(ball_height, ball_speed), fx::params(gravity),
+                                         fx::d(ball_height) = ball_speed, fx::d(ball_speed) = -gravity,
+                                         fx::observe<"altitude">() = ball_height);
 
 // y_i' = -c k_i y_i over ten states, the rate an alias (a scratch step that
 // a warp's lanes sync after): a warp per trajectory leaves 22 lanes padding.
@@ -143,6 +152,36 @@ result ensembles_match_host() {
     device_against_host<M, fx::cuda::warp_per_trajectory>(r, "decays tsit5, a warp a trajectory", fx::tsit5{}, pr, B,
                                                           x0, p, f64 ? 1e-7 : 1e-3);
   }
+  // Crossing events (solve/crossings.hpp): balls bouncing on the floor, each
+  // crossing of height 0 downwards reversing and damping the speed; the
+  // first bounce's time recorded; Tsit5 and Rodas5P against the host.
+  {
+    using M = fx::compiled<bouncing_ball, T>;
+    std::vector<T> x0(2 * B), p(B, T(9.81));
+    for (std::size_t b = 0; b < B; ++b) x0[b] = T(1 + u(rng)), x0[B + b] = T(u(rng) - 1);
+    const fx::crossing_event<T> bounce{.observable = 0,
+                                       .level = 0,
+                                       .direction = fx::crossing_direction::down,
+                                       .stop = false,
+                                       .change = {.state = 1, .scale = T(-0.8)}};
+    const std::vector<T> ts = {T(0.5), T(1.5), T(3)};
+    const fx::ode_problem<T> pr{.t0 = 0, .t1 = 3, .save_times = ts, .rtol = T(f64 ? 1e-9 : 1e-5),
+                                .atol = T(f64 ? 1e-10 : 1e-6), .crossings = std::span(&bounce, 1)};
+    const auto both = [&](auto method, const char* what) {
+      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3);
+      const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
+                                            fx::soa(std::span<const T>(p)));
+      device_buffer<T> dx(x0), dp(p), saved(ts.size() * 2 * B), fin(2 * B), first(B);
+      device_buffer<fx::solve_status> status(B);
+      fx::cuda::integrate(M{}, method, pr, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{saved.span(), fin.span(), status.span(), {}, first.span()});
+      sync();
+      compare(r, std::string(what) + ": first bounce, device vs host", first.download(), host.crossing_times,
+              f64 ? 1e-9 : 1e-4);
+    };
+    both(fx::tsit5{}, "bouncing balls tsit5");
+    both(fx::rodas5p{}, "bouncing balls rodas5p");
+  }
   // Robertson, Rodas5P and Rosenbrock23, rate constants scaled per trajectory.
   {
     using M = fx::compiled<robertson, T>;
@@ -217,7 +256,7 @@ result ensembles_match_host() {
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
   r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
-              "steps alike, y1(40) as the test set; with events at given times too (refused a warp a trajectory); bad calls refused before launch";
+              "steps alike, y1(40) as the test set; with events at given times too (refused a warp a trajectory), bouncing balls (crossings) and their first bounces; bad calls refused before launch";
   return r;
 }
 

@@ -137,3 +137,18 @@ TEST_CASE("a log-density's events are checked against the model's own states and
   events[0] = {.time = 1.0, .param = 2, .param_weight = 1};
   CHECK_THROWS_WITH(call(), ContainsSubstring("event 0 reads parameter 2, which is not among the 2 parameters"));
 }
+
+TEST_CASE("a log-density refuses crossing events: their time's derivative is not taken") {
+  const fx::crossing_event<double> c{.observable = 0, .level = 0.5};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 9.5, .save_times = ts, .crossings = std::span(&c, 1)};
+  const auto d = data();
+  for (const bool gradient : {true, false})
+    CHECK_THROWS_WITH(fx::host::log_density(M{}, fx::tsit5{}, pr, observed, std::span<const fx::series_data<double>>(d),
+                                            fx::priors<>{}, B, fx::soa(std::span<const double>(x0)),
+                                            fx::soa(std::span<const double>(th)), gradient),
+                      ContainsSubstring("a log-density does not take crossing events"));
+  CHECK_THROWS_WITH(fx::host::log_density(M{}, fx::tsit5{}, pr, observed, std::span<const fx::series_data<double>>(d),
+                                          fx::priors<>{}, B, fx::soa(std::span<const double>(x0)),
+                                          fx::soa(std::span<const double>(th)), fx::discrete_adjoint{}),
+                    ContainsSubstring("a log-density does not take crossing events"));
+}

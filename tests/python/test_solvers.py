@@ -230,6 +230,55 @@ def test_events_integrate_and_log_density(seir_module, backend, dtype, method):
         np.testing.assert_allclose(grad[:, j], fd, rtol=1e-5, atol=1e-6)
 
 
+def test_crossings_stop_and_change(seir_module, backend, dtype):
+    """A threshold stop where reported incidence first exceeds 40 a day: its
+    time against the oracle's incidence on a fine grid (linear interpolation
+    between grid points 0.01 days apart), the final state there, saves after it
+    NaN; a change at the crossing instead (half of E removed) against the
+    oracle integrated to that time, changed, and integrated on."""
+    m = seir_module
+    x0, p, _, _, _ = seir_case(dtype)
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    grid = [0.01 * k for k in range(1, 2001)]
+    fine, _ = oracle.integrate(x0.astype(np.float64), p.astype(np.float64), 20.0, grid, steps_per_unit=100,
+                               f=oracle.seir_rhs)
+    p64 = p.astype(np.float64)
+    incidence = p64[:, None, 3] * p64[:, None, 1] * fine[:, :, 1]
+    want = []
+    for b in range(len(x0)):
+        k = int(np.argmax(incidence[b] >= 40.0))
+        assert k > 0
+        a, c = incidence[b, k - 1], incidence[b, k]
+        want.append(grid[k - 1] + 0.01 * (40.0 - a) / (c - a))
+    want = np.array(want)
+    r = m.integrate(xd, pd, t_span=(0.0, 20.0), save_times=[1.0, 20.0], rtol=tol, atol=tol,
+                    crossings=[{"observable": "reported_incidence", "level": 40.0, "direction": "up"}])
+    assert r.crossing_times.shape == (len(x0), 1)
+    got = backend.asnumpy(r.crossing_times)[:, 0]
+    np.testing.assert_allclose(got, want, atol=2e-3 if dtype == np.float32 else 1e-4)
+    final = backend.asnumpy(r.final)
+    np.testing.assert_allclose(p64[:, 3] * p64[:, 1] * final[:, 1], 40.0, rtol=1e-3 if dtype == np.float32 else 1e-7)
+    assert np.isnan(backend.asnumpy(r.saved)[:, 1]).all() and not np.isnan(backend.asnumpy(r.saved)[:, 0]).any()
+    # Half of E removed at the crossing, the trajectory going on.
+    r2 = m.integrate(xd, pd, t_span=(0.0, 20.0), save_times=[20.0], rtol=tol, atol=tol,
+                     crossings=[{"observable": 0, "level": 40.0, "direction": "up", "state": "E", "scale": 0.5}])
+    t2 = backend.asnumpy(r2.crossing_times)[:, 0]
+    np.testing.assert_allclose(t2, got, rtol=1e-6)
+    for b in range(len(x0)):
+        def halve(x):
+            x[:, 1] *= 0.5
+            return x
+        one, _ = oracle.integrate_with_events(x0[b:b + 1].astype(np.float64), p64[b:b + 1], 20.0, [20.0],
+                                              [(float(t2[b]), halve)], steps_per_unit=50, f=oracle.seir_rhs)
+        np.testing.assert_allclose(backend.asnumpy(r2.saved)[b, 0], one[0, 0], rtol=1e-4 if dtype == np.float32 else 1e-7)
+    with pytest.raises(ValueError, match=r"crossings\[0\]: the model has no observable named 'deaths'"):
+        m.integrate(xd, pd, t_span=(0.0, 20.0), crossings=[{"observable": "deaths", "level": 1.0}])
+    with pytest.raises(ValueError, match="either stops the trajectory"):
+        m.integrate(xd, pd, t_span=(0.0, 20.0),
+                    crossings=[{"observable": 0, "level": 1.0, "stop": True, "state": "E", "add": 1.0}])
+
+
 def test_events_refused(seir_module):
     m = seir_module
     x0, p, _, _, _ = seir_case(np.float64)

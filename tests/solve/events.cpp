@@ -21,6 +21,9 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <numbers>
+#include <type_traits>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -67,11 +70,15 @@ fx::ensemble_result<double> run(Method method, const fx::ode_problem<double>& pr
                              fx::soa(std::span<const double>(in.p)), exec);
 }
 
-// Every saved value, final value, status and statistic the same.
+// Every saved value, final value, crossing time, status and statistic the
+// same (NaN where the other has NaN).
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 void require_identical(const fx::ensemble_result<double>& one, const fx::ensemble_result<double>& lanes) {
   REQUIRE(one.saved_states.size() == lanes.saved_states.size());
-  for (std::size_t i = 0; i < one.saved_states.size(); ++i) REQUIRE(one.saved_states[i] == lanes.saved_states[i]);
+  for (std::size_t i = 0; i < one.saved_states.size(); ++i) REQUIRE(same(one.saved_states[i], lanes.saved_states[i]));
   for (std::size_t i = 0; i < one.final_state.size(); ++i) REQUIRE(one.final_state[i] == lanes.final_state[i]);
+  REQUIRE(one.crossing_times.size() == lanes.crossing_times.size());
+  for (std::size_t i = 0; i < one.crossing_times.size(); ++i) REQUIRE(same(one.crossing_times[i], lanes.crossing_times[i]));
   for (std::size_t bb = 0; bb < one.status.size(); ++bb) {
     REQUIRE(one.status[bb] == lanes.status[bb]);
     REQUIRE(one.stats[bb].accepted == lanes.stats[bb].accepted);
@@ -84,21 +91,22 @@ void require_identical(const fx::ensemble_result<double>& one, const fx::ensembl
 // Per method: tolerance asked, error allowed against the closed form.
 template <class Method>
 struct accuracy;
+// crossing: the error allowed in a crossing's time (its dense output's).
 template <>
 struct accuracy<fx::tsit5> {
-  static constexpr double rtol = 1e-10, error = 2e-9;
+  static constexpr double rtol = 1e-10, error = 2e-9, crossing = 5e-10;
 };
 template <>
 struct accuracy<fx::vern7> {
-  static constexpr double rtol = 1e-10, error = 2e-9;
+  static constexpr double rtol = 1e-10, error = 2e-9, crossing = 2e-11;
 };
 template <>
 struct accuracy<fx::rosenbrock23> {  // order 2: its global error is some 100 rtol here, before any event too
-  static constexpr double rtol = 1e-8, error = 3e-6;
+  static constexpr double rtol = 1e-8, error = 3e-6, crossing = 1e-5;
 };
 template <>
 struct accuracy<fx::rodas5p> {
-  static constexpr double rtol = 1e-9, error = 2e-8;
+  static constexpr double rtol = 1e-9, error = 2e-8, crossing = 5e-9;
 };
 
 }  // namespace
@@ -110,12 +118,13 @@ TEMPLATE_TEST_CASE("doses, a reset and a scaling at given times follow the close
   const fx::timed_events<double> ev = dosing_events();
   const fx::ode_problem<double> pr{
       .t0 = 0, .t1 = 10, .save_times = dosing_saves, .rtol = acc::rtol, .atol = 1e-12, .events = ev};
+  // More trajectories than twice the widest lanes (8 doubles): the lanes run.
   ensemble<M> in;
-  for (int i = 0; i < 13; ++i) {
-    in.x0.push_back(0.5 + 0.2 * i);
-    in.p.push_back(0.1 + 0.13 * i);  // k
+  for (int i = 0; i < 37; ++i) {
+    in.x0.push_back(0.5 + 0.05 * i);
+    in.p.push_back(0.1 + 0.04 * i);  // k
   }
-  for (int i = 0; i < 13; ++i) in.p.push_back(0.7 + 0.05 * i);  // D: p is [param][trajectory]
+  for (int i = 0; i < 37; ++i) in.p.push_back(0.7 + 0.02 * i);  // D: p is [param][trajectory]
   const std::size_t B = in.count();
   const auto lanes = run<M>(TestType{}, pr, in);
   const auto one = run<M>(TestType{}, pr, in, false);
@@ -167,12 +176,15 @@ TEMPLATE_TEST_CASE("a rate switched on a date, and a pulse moving a fraction bet
     ev.set(3.0, 1, 1.0);
     const fx::ode_problem<double> pr{
         .t0 = 0, .t1 = 6, .save_times = saves, .rtol = acc::rtol, .atol = 1e-12, .events = ev};
-    ensemble<M> in{{1.0, 2.0, 0.0, 0.0}, {0.2, 0.4, 1.5, 0.05}};  // x0 [state][trajectory], p [param][trajectory]
+    constexpr std::size_t B = 20;  // x0 [state][trajectory], p [param][trajectory]
+    ensemble<M> in{std::vector<double>(2 * B, 0.0), std::vector<double>(2 * B)};
+    for (std::size_t b = 0; b < B; ++b)
+      in.x0[b] = 1.0 + 0.1 * double(b), in.p[b] = 0.2 + 0.02 * double(b), in.p[B + b] = 1.5 - 0.07 * double(b);
     const auto r = run<M>(TestType{}, pr, in);
     require_identical(run<M>(TestType{}, pr, in, false), r);
-    for (std::size_t bb = 0; bb < 2; ++bb)
+    for (std::size_t bb = 0; bb < B; ++bb)
       for (std::size_t s = 0; s < saves.size(); ++s) {
-        const double t = saves[s], y0 = in.x0[bb], r1 = in.p[bb], r2 = in.p[2 + bb];
+        const double t = saves[s], y0 = in.x0[bb], r1 = in.p[bb], r2 = in.p[B + bb];
         const double e = t < 3 ? y0 * std::exp(-r1 * t) : y0 * std::exp(-r1 * 3) * std::exp(-r2 * (t - 3));
         CHECK_THAT(r.saved(s, 0, bb), WithinAbs(e, acc::error * (1 + e)));
         CHECK(r.saved(s, 1, bb) == (t < 3 ? 0.0 : 1.0));
@@ -263,4 +275,142 @@ TEST_CASE("bad events are refused before any work, naming the event") {
   CHECK_THROWS_WITH(fx::host::integrate(M{}, fx::tsit5{}, null_events, 1, fx::soa(std::span<const double>(x0)),
                                         fx::soa(std::span<const double>(p))),
                     ContainsSubstring("events is a null pointer with a length of 2"));
+}
+
+// ---- Crossing events: an observable crossing a level ------------------------
+
+namespace {
+
+constexpr fx::state<"h"> height;
+constexpr fx::state<"v"> speed;
+constexpr fx::param<"g"> gravity;
+// A ball: h' = v, v' = -g, observed as its height.
+constexpr auto ball = fx::model(fx::states(height, speed), fx::params(gravity), fx::d(height) = speed,
+                                fx::d(speed) = -gravity, fx::observe<"altitude">() = height);
+// x'' = -x from (0, 1): x = sin t, observed.
+constexpr fx::state<"x"> xs;
+constexpr fx::state<"u"> us;
+constexpr auto sine = fx::model(fx::states(xs, us), fx::params(k1), fx::d(xs) = us, fx::d(us) = -k1 * xs,
+                                fx::observe<"position">() = xs);
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("a threshold stop ends each trajectory where its observable crosses the level", "[events]",
+                   fx::tsit5, fx::vern7, fx::rosenbrock23, fx::rodas5p) {
+  // y' = -k y observed as y, stopped when it falls to 0.3: at t* = ln(y0 / 0.3) / k.
+  using M = fx::compiled<dosing::model, double>;
+  using acc = accuracy<TestType>;
+  const fx::crossing_event<double> stop_at{.observable = 0, .level = 0.3, .direction = fx::crossing_direction::down};
+  const std::vector<double> saves = {0.5, 1.0, 2.0, 4.0, 8.0};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 8, .save_times = saves, .rtol = acc::rtol, .atol = 1e-12,
+                                   .crossings = std::span(&stop_at, 1)};
+  ensemble<M> in;
+  for (int i = 0; i < 23; ++i) in.x0.push_back(0.5 + 0.05 * i);
+  for (int i = 0; i < 23; ++i) in.p.push_back(0.2 + 0.05 * i);
+  for (int i = 0; i < 23; ++i) in.p.push_back(0.0);
+  const auto r = run<M>(TestType{}, pr, in);
+  require_identical(run<M>(TestType{}, pr, in, false), r);
+  for (std::size_t b = 0; b < in.count(); ++b) {
+    INFO("trajectory " << b);
+    REQUIRE(r.status[b] == fx::solve_status::success);
+    const double y0 = in.x0[b], kk = in.p[b], t_stop = std::log(y0 / 0.3) / kk;
+    CHECK_THAT(r.crossing_time(0, b), WithinAbs(t_stop, acc::crossing));
+    CHECK_THAT(r.final_value(0, b), WithinAbs(0.3, acc::error));
+    CHECK(r.final_value(0, b) <= 0.3);  // placed where the observable has crossed
+    for (std::size_t s = 0; s < saves.size(); ++s) {
+      if (saves[s] < r.crossing_time(0, b)) CHECK_THAT(r.saved(s, 0, b), WithinAbs(y0 * std::exp(-kk * saves[s]), acc::error));
+      else CHECK(std::isnan(r.saved(s, 0, b)));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("a bouncing ball: each crossing of the floor reverses and damps the speed", "[events]", fx::tsit5,
+                   fx::vern7, fx::rodas5p) {
+  using M = fx::compiled<ball, double>;
+  const fx::crossing_event<double> bounce{.observable = 0,
+                                          .level = 0,
+                                          .direction = fx::crossing_direction::down,
+                                          .stop = false,
+                                          .change = {.state = 1, .scale = -0.8}};
+  const std::vector<double> saves = {0.3, 1.0, 1.7, 2.5, 3.3, 4.0};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 4, .save_times = saves, .rtol = 1e-10, .atol = 1e-12,
+                                   .crossings = std::span(&bounce, 1)};
+  // 20 balls from heights 1 to 2.9, thrown up at 0.5 to -0.45.
+  constexpr std::size_t B = 20;
+  ensemble<M> in{std::vector<double>(2 * B), std::vector<double>(B, 9.81)};
+  for (std::size_t b = 0; b < B; ++b) in.x0[b] = 1.0 + 0.1 * double(b), in.x0[B + b] = 0.5 - 0.05 * double(b);
+  const auto r = run<M>(TestType{}, pr, in, false);
+  // By hand: from (h, v) the floor is reached after (v + sqrt(v^2 + 2 g h)) / g,
+  // at speed -sqrt(v^2 + 2 g h), which leaves as 0.8 times that upwards.
+  const auto exact = [](double t, double h, double v, double g, double* first) {
+    double at = 0;
+    *first = -1;
+    for (;;) {
+      const double hit = at + (v + std::sqrt(v * v + 2 * g * h)) / g;
+      if (hit > t) {
+        const double dt = t - at;
+        return h + v * dt - 0.5 * g * dt * dt;
+      }
+      if (*first < 0) *first = hit;
+      v = 0.8 * std::sqrt(v * v + 2 * g * h), h = 0, at = hit;
+    }
+  };
+  for (std::size_t b = 0; b < B; ++b) {
+    INFO("ball " << b);
+    REQUIRE(r.status[b] == fx::solve_status::success);
+    double first = 0;
+    for (std::size_t s = 0; s < saves.size(); ++s)
+      CHECK_THAT(r.saved(s, 0, b), WithinAbs(exact(saves[s], in.x0[b], in.x0[B + b], 9.81, &first), 1e-7));
+    exact(4.0, in.x0[b], in.x0[B + b], 9.81, &first);
+    CHECK_THAT(r.crossing_time(0, b), WithinAbs(first, 1e-9));
+  }
+  require_identical(r, run<M>(TestType{}, pr, in, true));
+}
+
+TEST_CASE("a crossing's direction: x = sin t crosses 1/2 upwards at pi/6 and downwards at 5 pi/6") {
+  using M = fx::compiled<sine, double>;
+  ensemble<M> in{{0.0, 1.0}, {1.0}};
+  for (const auto [direction, t_cross] : {std::pair{fx::crossing_direction::up, std::numbers::pi / 6},
+                                          std::pair{fx::crossing_direction::down, 5 * std::numbers::pi / 6},
+                                          std::pair{fx::crossing_direction::either, std::numbers::pi / 6}}) {
+    const fx::crossing_event<double> c{.observable = 0, .level = 0.5, .direction = direction};
+    const fx::ode_problem<double> pr{.t0 = 0, .t1 = 4, .rtol = 1e-11, .atol = 1e-12, .crossings = std::span(&c, 1)};
+    const auto r = run<M>(fx::tsit5{}, pr, in, false);
+    CHECK_THAT(r.crossing_time(0, 0), WithinAbs(t_cross, 1e-9));
+    CHECK_THAT(r.final_value(0, 0), WithinAbs(0.5, 1e-9));
+  }
+  // Never reached: NaN, and the integration goes to t1.
+  const fx::crossing_event<double> never{.observable = 0, .level = 2.0};
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 4, .rtol = 1e-8, .atol = 1e-10, .crossings = std::span(&never, 1)};
+  const auto r = run<M>(fx::tsit5{}, pr, in, false);
+  CHECK(std::isnan(r.crossing_time(0, 0)));
+  CHECK_THAT(r.final_value(0, 0), WithinAbs(std::sin(4.0), 1e-7));
+}
+
+TEST_CASE("bad crossing events are refused, and so is a crossing where derivatives are taken") {
+  using M = fx::compiled<dosing::model, double>;
+  const std::vector<double> x0 = {1.0}, p = {0.5, 1.0};
+  const auto refuses = [&](fx::crossing_event<double> c, const std::string& what) {
+    const fx::ode_problem<double> pr{.t0 = 0, .t1 = 10, .crossings = std::span(&c, 1)};
+    INFO(what);
+    CHECK_THROWS_WITH(fx::host::integrate(M{}, fx::tsit5{}, pr, 1, fx::soa(std::span<const double>(x0)),
+                                          fx::soa(std::span<const double>(p))),
+                      ContainsSubstring(what));
+  };
+  refuses({.observable = 1}, "crossing event 0 watches observable 1, which is not among the 1 observables");
+  refuses({.observable = -1}, "crossing event 0 watches observable -1");
+  refuses({.level = std::nan("")}, "crossing event 0 has a level that is not finite");
+  refuses({.direction = fx::crossing_direction(3)}, "not up, down or either");
+  refuses({.stop = false, .change = {.state = 2}}, "crossing event 0's change changes state 2, which is not among");
+  const std::vector<fx::crossing_event<double>> many(33);
+  const fx::ode_problem<double> too_many{.t0 = 0, .t1 = 1, .crossings = many};
+  CHECK_THROWS_WITH(fx::host::integrate(M{}, fx::tsit5{}, too_many, 1, fx::soa(std::span<const double>(x0)),
+                                        fx::soa(std::span<const double>(p))),
+                    ContainsSubstring("at most 32 crossing events, got 33"));
+  const fx::crossing_event<double> c{};
+  const fx::ode_problem<double> with_crossing{.t0 = 0, .t1 = 1, .crossings = std::span(&c, 1)};
+  CHECK_THROWS_WITH(fx::host::integrate_sensitivities(M{}, fx::tsit5{}, with_crossing, 1,
+                                                      fx::soa(std::span<const double>(x0)),
+                                                      fx::soa(std::span<const double>(p))),
+                    ContainsSubstring("an integration with sensitivities does not take crossing events"));
 }

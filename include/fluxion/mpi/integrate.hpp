@@ -121,7 +121,7 @@ schedule_report integrate_on(const On& on, MPI_Comm comm, const M& m, Method met
       },
       [&](const range& owned, batch<const T> x0_owned, batch<const T> p_owned,
           const std::vector<std::uint64_t>& agreed) {
-        const ode_options<T> o = check_problem(pr, n, M::n_params);
+        const ode_options<T> o = check_problem(pr, n, M::n_params, fluxion::detail::observable_count_of<M>);
         on.check_memory(
             fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, owned.size(), x0_owned, p_owned, out));
         return ensemble_columns(out, n, n_save, owned.size(), agreed[1] != 0);

@@ -71,11 +71,11 @@ namespace detail {
 template <class M, class T>
 __device__ __forceinline__ trajectory_io<T> trajectory_io_of(std::size_t b, std::size_t count, const T* x0,
                                                              strides xs, const T* p, strides ps, T* saved,
-                                                             T* final_state) {
+                                                             T* final_state, T* crossing_times = nullptr) {
   const auto i = std::ptrdiff_t(b);
   const auto B = std::ptrdiff_t(count);
   return {x0 + i * xs.instance, xs.element, p + i * ps.instance, ps.element, saved + i, B,
-          std::ptrdiff_t(M::n_states) * B, final_state + i, B};
+          std::ptrdiff_t(M::n_states) * B, final_state + i, B, crossing_times ? crossing_times + i : nullptr, B};
 }
 
 // Saves: whether the problem has save times. Without, the trajectory's
@@ -86,10 +86,11 @@ template <class Stepper, class M, class T, bool Saves>
 __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_SOLVE_MIN_BLOCKS_PER_SM)
     integrate_kernel(M m, ode_options<T> o, std::size_t count, const T* __restrict__ x0, strides xs,
                      const T* __restrict__ p, strides ps, T* __restrict__ saved, T* __restrict__ final_state,
-                     solve_status* __restrict__ status, solve_statistics* __restrict__ stats) {
+                     solve_status* __restrict__ status, solve_statistics* __restrict__ stats,
+                     T* __restrict__ crossing_times) {
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < count;
        b += std::size_t(gridDim.x) * blockDim.x) {
-    const trajectory_io<T> io = trajectory_io_of<M>(b, count, x0, xs, p, ps, saved, final_state);
+    const trajectory_io<T> io = trajectory_io_of<M>(b, count, x0, xs, p, ps, saved, final_state, crossing_times);
     solve_statistics st{};
     if constexpr (Saves) {
       status[b] = Stepper::run(m, o, io, st);
@@ -173,12 +174,12 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                 "its factors in one GPU thread, which holds them for models of up to "
                 "fluxion::cuda::max_states_dense_per_thread (32) states; integrate larger stiff models on the host "
                 "(fluxion::host::integrate) or with an explicit method.");
-  ode_options<T> o = check_problem(pr, n, M::n_params);
-  if (std::is_same_v<Policy, warp_per_trajectory> && o.n_events > 0)
-    throw problem_error("fluxion::cuda::integrate: events at given times are not supported with a warp per "
-                        "trajectory yet; integrate with a thread per trajectory (the default)");
-  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
-  const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
+  ode_options<T> o = check_problem(pr, n, M::n_params, fluxion::detail::observable_count_of<M>);
+  if (std::is_same_v<Policy, warp_per_trajectory> && (o.n_events > 0 || o.n_crossings > 0))
+    throw problem_error("fluxion::cuda::integrate: events are not supported with a warp per trajectory yet; "
+                        "integrate with a thread per trajectory (the default)");
+  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out, o.n_crossings);
+  const auto& [cx, cp, cs, cf, cst, cstat, with_stats, ccross] = c;
   detail::check_device_memory(c);
   if (count == 0) return;
   constexpr bool by_warp = std::is_same_v<Policy, warp_per_trajectory>;
@@ -210,7 +211,10 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
   const std::size_t n_atol = o.atol_per_state ? n : 0;
   const std::size_t values_bytes = (o.n_save + n_atol) * sizeof(T);
   const std::size_t at_events = (values_bytes + 15) / 16 * 16;
-  const std::size_t table_bytes = o.n_events ? at_events + o.n_events * sizeof(timed_event<T>) : values_bytes;
+  const std::size_t at_crossings = (at_events + o.n_events * sizeof(timed_event<T>) + 15) / 16 * 16;
+  const std::size_t table_bytes = o.n_events + o.n_crossings > 0
+                                      ? at_crossings + o.n_crossings * sizeof(crossing_event<T>)
+                                      : values_bytes;
   unsigned char* table = nullptr;
   if (table_bytes > 0) {
     fluxion::detail::check_cuda(cudaMallocAsync(reinterpret_cast<void**>(&table), table_bytes, stream),
@@ -224,9 +228,11 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
     copy(0, o.save_times, o.n_save * sizeof(T), "cudaMemcpyAsync of the save times");
     copy(o.n_save * sizeof(T), o.atol_per_state, n_atol * sizeof(T), "cudaMemcpyAsync of the absolute tolerances");
     copy(at_events, o.events, o.n_events * sizeof(timed_event<T>), "cudaMemcpyAsync of the events");
+    copy(at_crossings, o.crossings, o.n_crossings * sizeof(crossing_event<T>), "cudaMemcpyAsync of the crossings");
     o.save_times = o.n_save ? reinterpret_cast<const T*>(table) : nullptr;
     o.atol_per_state = n_atol ? reinterpret_cast<const T*>(table) + o.n_save : nullptr;
     o.events = o.n_events ? reinterpret_cast<const timed_event<T>*>(table + at_events) : nullptr;
+    o.crossings = o.n_crossings ? reinterpret_cast<const crossing_event<T>*>(table + at_crossings) : nullptr;
   }
   using stepper = typename stepper_of<Method, M>::type;
   const detail::strides xs = detail::strides_of(cx), ps = detail::strides_of(cp);
@@ -242,10 +248,10 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
           m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
   } else if (o.n_save > 0)
     detail::integrate_kernel<stepper, M, T, true><<<detail::grid_blocks(count), threads, 0, stream>>>(
-        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats, ccross.data);
   else
     detail::integrate_kernel<stepper, M, T, false><<<detail::grid_blocks(count), threads, 0, stream>>>(
-        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats);
+        m, o, count, cx.data, xs, cp.data, ps, cs.data, cf.data, cst.data, stats, ccross.data);
   const cudaError_t launched = cudaGetLastError();
   if (table) cudaFreeAsync(table, stream);
   fluxion::detail::check_cuda(launched, "launch of the fluxion integration kernel");

@@ -38,10 +38,12 @@
 //   save times.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/math/elementary.hpp>
 #include <fluxion/solve/concepts.hpp>
+#include <fluxion/solve/crossings.hpp>
 #include <fluxion/solve/error_norm.hpp>
 #include <fluxion/solve/events.hpp>
 #include <fluxion/solve/options.hpp>
@@ -140,6 +142,11 @@ struct adaptive_driver {
     detail::save_cursor<T, saves> saved(o);
     detail::event_cursor<T, detail::takes_events<M>> events(o);
     events.apply_due(m, t, y, p, ps);
+    std::uint32_t fired = 0;  // the crossing events that fired (their first time recorded)
+    if constexpr (detail::takes_crossings<M>)
+      if (io.crossing_times)
+        for (std::size_t k = 0; k < o.n_crossings; ++k)
+          io.crossing_times[std::ptrdiff_t(k) * io.crossing_stride] = detail::quiet_nan<T>();
     saved.reached(o, sink, n, t, detail::vector_values<T>{y});
 
     detail::step_control<T> control;
@@ -157,13 +164,49 @@ struct adaptive_driver {
       restart = false;
       const bool go_on = control.template judge<Step, n_norm>(o, t, err, st, status, [&](T t_new) {
         if constexpr (detail::records_steps<Sink, T>) sink.accepted_step(t, t_new, h, y);
-        if constexpr (detail::prepares_dense<Step, M, T>)
-          if (saved.inside(t_new)) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
-        // At an event's time the saves there read the state after it.
-        restart = events.due(t_new);
-        saved.template serve<T>(o, sink, step, n, t, t_new, h, y, ynew, 0, !restart);
-        for (int i = 0; i < n; ++i) y[i] = ynew[i];
-        t = t_new;
+        bool prepared = false;
+        const auto prepare = [&] {
+          if constexpr (detail::prepares_dense<Step, M, T>)
+            if (!prepared) step.prepare_dense(m, t, h, y, ynew, p, ps, st);
+          prepared = true;
+        };
+        if (saved.inside(t_new)) prepare();
+        // A crossing inside the step ends it there: the state from the
+        // dense output, the saves before it served, the event's change (or
+        // the trajectory's end) at it.
+        detail::crossing_found<T> cross;
+        if constexpr (detail::takes_crossings<M>)
+          cross = detail::crossing_search<M>::find(m, o, t, t_new, h, y, ynew, p, ps, [&](T theta, T* out) {
+            prepare();
+            for (int i = 0; i < n; ++i) out[i] = step.dense(theta, h, y, ynew, i);
+          });
+        const bool crossed = cross.event >= 0;
+        if (crossed && cross.theta < T(1)) {
+          const T t_cross = t + cross.theta * h;
+          saved.template serve<T>(o, sink, step, n, t, t_cross, h, y, ynew, 0, false);
+          T at[n];
+          for (int i = 0; i < n; ++i) at[i] = step.dense(cross.theta, h, y, ynew, i);
+          for (int i = 0; i < n; ++i) y[i] = at[i];
+          t = t_cross;
+        } else {
+          // At an event's time the saves there read the state after it.
+          restart = crossed || events.due(t_new);
+          saved.template serve<T>(o, sink, step, n, t, t_new, h, y, ynew, 0, !restart);
+          for (int i = 0; i < n; ++i) y[i] = ynew[i];
+          t = t_new;
+        }
+        if (crossed) {
+          restart = true;
+          const crossing_event<T>& e = o.crossings[cross.event];
+          if (io.crossing_times && !(fired >> cross.event & 1u))
+            io.crossing_times[std::ptrdiff_t(cross.event) * io.crossing_stride] = t;
+          fired |= std::uint32_t(1) << cross.event;
+          if (e.stop) {
+            saved.reached(o, sink, n, t, detail::vector_values<T>{y});
+            return false;  // the trajectory ends here: success
+          }
+          detail::apply_event(m, e.change, y, p, ps);
+        }
         if (restart) {
           events.apply_due(m, t, y, p, ps);
           saved.reached(o, sink, n, t, detail::vector_values<T>{y});

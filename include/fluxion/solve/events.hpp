@@ -93,6 +93,22 @@ class timed_events {
   std::vector<timed_event<T>> list_;
 };
 
+// An event when an observable crosses a level (a state-dependent event):
+// the root of observable - level inside an accepted step is located on the
+// step's dense output (solve/crossings.hpp), and there the trajectory stops
+// (stop) or `change` is applied to its state (its time is not read) and
+// the integration restarts, as at a timed event. direction: up (from below
+// the level to at or above it), down, or either.
+enum class crossing_direction : signed char { either = 0, up = 1, down = -1 };
+template <class T>
+struct crossing_event {
+  int observable = 0;  // flat observable index
+  T level = 0;
+  crossing_direction direction = crossing_direction::either;
+  bool stop = true;
+  timed_event<T> change{};  // when not stop: the map applied at the crossing
+};
+
 namespace detail {
 
 // The event's map on a state vector z (stride 1, the values just before).

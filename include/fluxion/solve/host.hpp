@@ -58,11 +58,13 @@ struct ensemble_result {
   std::vector<T> final_state;   // [state][trajectory]
   std::vector<solve_status> status;
   std::vector<solve_statistics> stats;
+  std::vector<T> crossing_times;  // [crossing][trajectory]: the first time each fired, NaN: never
 
   T saved(std::size_t s, std::size_t i, std::size_t b) const {
     return saved_states[(s * states + i) * trajectories + b];
   }
   T final_value(std::size_t i, std::size_t b) const { return final_state[i * trajectories + b]; }
+  T crossing_time(std::size_t k, std::size_t b) const { return crossing_times[k * trajectories + b]; }
   bool all_succeeded() const {
     for (auto s : status)
       if (s != solve_status::success) return false;
@@ -101,9 +103,9 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                const ensemble_buffers<typename M::scalar>& out, threads exec = threads{}) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
-  const ode_options<T> o = check_problem(pr, n, M::n_params);
-  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out);
-  const auto& [cx, cp, cs, cf, cst, cstat, with_stats] = c;
+  const ode_options<T> o = check_problem(pr, n, M::n_params, fluxion::detail::observable_count_of<M>);
+  const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out, o.n_crossings);
+  const auto& [cx, cp, cs, cf, cst, cstat, with_stats, ccross] = c;
   if (count == 0) return;
 
   const auto io_of = [&](std::size_t b) {
@@ -115,7 +117,9 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                             cs.element_stride,
                             std::ptrdiff_t(n) * cs.element_stride,
                             cf.data + b,
-                            cf.element_stride};
+                            cf.element_stride,
+                            ccross.data ? ccross.data + b : nullptr,
+                            ccross.element_stride};
   };
   // Every path writes each trajectory's saved and final states and its
   // status; statistics count up from zero.
@@ -158,10 +162,11 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method method, const o
                                               batch<const typename M::scalar> p, threads exec = threads{}) {
   using T = typename M::scalar;
   constexpr std::size_t n = M::n_states;
-  const ode_options<T> o = check_problem(pr, n, M::n_params);
+  const ode_options<T> o = check_problem(pr, n, M::n_params, fluxion::detail::observable_count_of<M>);
   check_buffer("initial state", x0, n, count, false);
   check_buffer("parameter", p, M::n_params, count, false);
   const auto sizes = fluxion::detail::checked_ensemble_result_sizes<T>(n, o.n_save, count);
+  const std::size_t crossing_values = result_values<T>("crossing times", count, o.n_crossings);
 
   ensemble_result<T> r;
   r.trajectories = count;
@@ -172,9 +177,11 @@ ensemble_result<typename M::scalar> integrate(const M& m, Method method, const o
   r.final_state.assign(sizes.final_state, T(0));
   r.status.assign(sizes.status, solve_status::success);
   r.stats.assign(sizes.stats, solve_statistics{});
+  r.crossing_times.assign(crossing_values, T(0));
   integrate(m, method, pr, count, x0, p,
             ensemble_buffers<T>{std::span<T>(r.saved_states), std::span<T>(r.final_state),
-                                std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats)},
+                                std::span<solve_status>(r.status), std::span<solve_statistics>(r.stats),
+                                std::span<T>(r.crossing_times)},
             exec);
   return r;
 }

@@ -9,8 +9,10 @@
 // (success or not) takes the next trajectory of the range, so lanes stay
 // busy until the range runs dry. Host only.
 #include <cstddef>
+#include <cstdint>
 
 #include <fluxion/exec/lanes.hpp>
+#include <fluxion/solve/crossings.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/lane_steps.hpp>
 #include <fluxion/solve/options.hpp>
@@ -43,6 +45,7 @@ class lane_ensemble {
     std::size_t trajectory = 0;
     save_cursor<T> saved;
     event_cursor<T> events;
+    std::uint32_t fired = 0;  // its crossing events that fired (their first time recorded)
     step_control<T> control;
     solve_status status = solve_status::success;
     solve_statistics stats{};
@@ -100,9 +103,10 @@ class lane_ensemble {
       const trajectory_io<T> t_io = io(b);
       lane& ln = lanes_[w] = lane{
           .busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .events = event_cursor<T>(o_), .control = {}};
-      T y[n];
-      for (int i = 0; i < n; ++i) y[i] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
-      for (int i = 0; i < n; ++i) y_[i][w] = y[i];
+      for (int i = 0; i < n; ++i) y_[i][w] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
+      if (t_io.crossing_times)
+        for (std::size_t k = 0; k < o_.n_crossings; ++k)
+          t_io.crossing_times[std::ptrdiff_t(k) * t_io.crossing_stride] = quiet_nan<T>();
       for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
       t_[w] = o_.t0;
       apply_events(w);
@@ -116,15 +120,23 @@ class lane_ensemble {
     idle(w);
   }
 
-  // Lane w's events due at its time, on its state.
-  void apply_events(std::size_t w) {
-    lane& ln = lanes_[w];
-    if (!ln.events.due(t_[w])) return;
+  // f(y, p) on lane w's state and parameters, its state written back.
+  template <class F>
+  void on_lane(std::size_t w, const F& f) {
     T y[n], p[np];
     for (int i = 0; i < n; ++i) y[i] = y_[i][w];
     for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
-    ln.events.apply_due(m_, t_[w], y, p, 1);
+    f(y, static_cast<const T*>(p));
     for (int i = 0; i < n; ++i) y_[i][w] = y[i];
+  }
+  // Lane w's events due at its time, on its state.
+  void apply_events(std::size_t w) {
+    lane& ln = lanes_[w];
+    if (ln.events.due(t_[w])) on_lane(w, [&](T* y, const T* p) { ln.events.apply_due(m_, t_[w], y, p, 1); });
+  }
+  // A crossing event's change on lane w's state.
+  void change_state(std::size_t w, const timed_event<T>& e) {
+    on_lane(w, [&](T* y, const T* p) { apply_event(m_, e, y, p, 1); });
   }
 
   // Lane w from its (t, y), as adaptive_driver::integrate starts (at t0 and
@@ -151,19 +163,59 @@ class lane_ensemble {
     const T t = t_[w], h = ln.control.h;
     bool events_now = false;
     const bool go_on = ln.control.template judge<Step, n>(o_, t, err, ln.stats, ln.status, [&](T t_new) {
-      if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w); })
-        if (ln.saved.inside(t_new)) step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w);
+      bool prepared = false;
+      const auto prepare = [&] {
+        if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w); })
+          if (!prepared) step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w);
+        prepared = true;
+      };
+      if (ln.saved.inside(t_new)) prepare();
       saved_state_writer<T> sink{io};
-      events_now = ln.events.due(t_new);
-      ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, !events_now);
-      for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
-      t_[w] = t_new;
+      // A crossing (solve/crossings.hpp), as adaptive_driver::integrate
+      // takes it.
+      crossing_found<T> cross;
+      if constexpr (takes_crossings<M>)
+        if (o_.n_crossings) {
+          T y[n], yn[n], p[np];
+          for (int i = 0; i < n; ++i) y[i] = y_[i][w], yn[i] = ynew_[i][w];
+          for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
+          cross = crossing_search<M>::find(m_, o_, t, t_new, h, y, yn, p, 1, [&](T theta, T* out) {
+            prepare();
+            for (int i = 0; i < n; ++i) out[i] = step_.dense(theta, h, y_, ynew_, i, w);
+          });
+        }
+      const bool crossed = cross.event >= 0;
+      T t_now = t_new;
+      if (crossed && cross.theta < T(1)) {
+        t_now = t + cross.theta * h;
+        ln.saved.template serve<L>(o_, sink, step_, n, t, t_now, h, y_, ynew_, w, false);
+        T at[n];
+        for (int i = 0; i < n; ++i) at[i] = step_.dense(cross.theta, h, y_, ynew_, i, w);
+        for (int i = 0; i < n; ++i) y_[i][w] = at[i];
+      } else {
+        events_now = crossed || ln.events.due(t_new);
+        ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, !events_now);
+        for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
+      }
+      t_[w] = t_now;
+      if (crossed) {
+        events_now = true;
+        const crossing_event<T>& e = o_.crossings[cross.event];
+        if (io.crossing_times && !(ln.fired >> cross.event & 1u))
+          io.crossing_times[std::ptrdiff_t(cross.event) * io.crossing_stride] = t_now;
+        ln.fired |= std::uint32_t(1) << cross.event;
+        if (e.stop) {
+          ln.saved.reached(o_, sink, n, t_now, vector_values<L>{y_, w});
+          return false;  // the end: success
+        }
+        change_state(w, e.change);
+      }
       if (events_now) {
         apply_events(w);
-        ln.saved.reached(o_, sink, n, t_new, vector_values<L>{y_, w});
+        ln.saved.reached(o_, sink, n, t_now, vector_values<L>{y_, w});
       }
-      if (!(t_new < o_.t1)) return false;  // the end: success
-      if (!events_now) step_.accept(w, t_new, ln.stats);
+      if (!(t_now < o_.t1)) return false;  // the end: success
+      if (!events_now) step_.accept(w, t_now, ln.stats);
       return true;
     });
     if (go_on && events_now) restart(w);

@@ -23,6 +23,8 @@ struct ode_options {
   bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
   const timed_event<T>* events = nullptr;  // in time order, inside [t0, t1] (solve/events.hpp)
   std::size_t n_events = 0;
+  const crossing_event<T>* crossings = nullptr;  // at most max_crossings (solve/crossings.hpp)
+  std::size_t n_crossings = 0;
 };
 
 // Where one trajectory reads its inputs and writes its outputs (strides in
@@ -38,6 +40,8 @@ struct trajectory_io {
   std::ptrdiff_t saved_time_stride;
   T* final_state;
   std::ptrdiff_t final_stride;
+  T* crossing_times = nullptr;  // the time each crossing event first fired (NaN: never), or null
+  std::ptrdiff_t crossing_stride = 0;
 };
 
 }  // namespace fluxion

@@ -33,6 +33,7 @@ struct ode_problem {
   bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
   bool step_to_save_times = false;         // true: steps end on save times (no interpolation there)
   std::span<const timed_event<T>> events = {};  // in time order, inside [t0, t1] (solve/events.hpp)
+  std::span<const crossing_event<T>> crossings = {};  // when an observable crosses a level (solve/events.hpp)
 };
 
 namespace detail {
@@ -42,6 +43,29 @@ inline std::string number_text_of(double v) {
   return buf;
 }
 }  // namespace detail
+
+// What is wrong with an event's map for a model of n_states states and
+// n_params parameters ("" when nothing): a state, source or parameter it
+// does not have, a coefficient that is not finite.
+template <class T>
+std::string event_fault(const timed_event<T>& e, std::size_t n_states, std::size_t n_params) {
+  using detail::number_text_of;
+  // (Copies: `e.state < 0` would parse as fluxion::state<...>.)
+  const int state = e.state, source = e.source, param = e.param;
+  if (state < 0 || std::size_t(state) >= n_states)
+    return "changes state " + std::to_string(state) + ", which is not among the " + std::to_string(n_states) +
+           " states of the model";
+  if (source < -1 || (source >= 0 && std::size_t(source) >= n_states))
+    return "reads state " + std::to_string(source) + ", which is not among the " + std::to_string(n_states) +
+           " states of the model (-1: none)";
+  if (param < -1 || (param >= 0 && std::size_t(param) >= n_params))
+    return "reads parameter " + std::to_string(param) + ", which is not among the " + std::to_string(n_params) +
+           " parameters of the model (-1: none)";
+  const T coefficients[] = {e.scale, e.shift, e.param_weight, e.source_weight};
+  for (const T c : coefficients)
+    if (!std::isfinite(double(c))) return "has a coefficient that is not finite (" + number_text_of(double(c)) + ")";
+  return {};
+}
 
 // The events: at finite times in [t0, t1], in time order, each naming a
 // state (and a source state, a parameter) the model has, with finite
@@ -54,8 +78,6 @@ void check_events(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_
                         " (no event can be read)");
   for (std::size_t k = 0; k < pr.events.size(); ++k) {
     const timed_event<T>& e = pr.events[k];
-    // (Copies: `e.state < 0` would parse as fluxion::state<...>.)
-    const int state = e.state, source = e.source, param = e.param;
     const std::string which = "fluxion: event " + std::to_string(k);
     if (!(e.time >= pr.t0 && e.time <= pr.t1))
       throw problem_error(which + " at time " + number_text_of(double(e.time)) + " lies outside the span [" +
@@ -64,27 +86,60 @@ void check_events(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_
       throw problem_error(which + " (time " + number_text_of(double(e.time)) + ") comes before event " +
                           std::to_string(k - 1) + " (time " + number_text_of(double(pr.events[k - 1].time)) +
                           "): events must be in time order (fluxion::timed_events keeps them so)");
-    if (state < 0 || std::size_t(state) >= n_states)
-      throw problem_error(which + " changes state " + std::to_string(state) + ", which is not among the " +
-                          std::to_string(n_states) + " states of the model");
-    if (source < -1 || (source >= 0 && std::size_t(source) >= n_states))
-      throw problem_error(which + " reads state " + std::to_string(source) + ", which is not among the " +
-                          std::to_string(n_states) + " states of the model (-1: none)");
-    if (param < -1 || (param >= 0 && std::size_t(param) >= n_params))
-      throw problem_error(which + " reads parameter " + std::to_string(param) + ", which is not among the " +
-                          std::to_string(n_params) + " parameters of the model (-1: none)");
-    const T coefficients[] = {e.scale, e.shift, e.param_weight, e.source_weight};
-    for (const T c : coefficients)
-      if (!std::isfinite(double(c)))
-        throw problem_error(which + " has a coefficient that is not finite (" + number_text_of(double(c)) + ")");
+    const std::string fault = event_fault(e, n_states, n_params);
+    if (!fault.empty()) throw problem_error(which + " " + fault);
   }
 }
 
-// Checks the problem for a model of n_states states and n_params parameters
-// (the indices its events name) and gives the options every trajectory
-// shares.
+// The crossing events: at most max_crossings, each on an observable the
+// model has (n_observables of them), at a finite level, its change a valid
+// event.
+inline constexpr std::size_t max_crossings = 32;
 template <class T>
-ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params) {
+void check_crossings(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params, std::size_t n_observables) {
+  using detail::number_text_of;
+  if (pr.crossings.data() == nullptr && !pr.crossings.empty())
+    throw problem_error("fluxion: crossings is a null pointer with a length of " +
+                        std::to_string(pr.crossings.size()) + " (no crossing can be read)");
+  if (pr.crossings.size() > max_crossings)
+    throw problem_error("fluxion: at most " + std::to_string(max_crossings) + " crossing events, got " +
+                        std::to_string(pr.crossings.size()));
+  for (std::size_t k = 0; k < pr.crossings.size(); ++k) {
+    const crossing_event<T>& c = pr.crossings[k];
+    const std::string which = "fluxion: crossing event " + std::to_string(k);
+    const int observable = c.observable;  // (`c.observable < 0` would parse as a template)
+    if (observable < 0 || std::size_t(observable) >= n_observables)
+      throw problem_error(which + " watches observable " + std::to_string(observable) + ", which is not among the " +
+                          std::to_string(n_observables) + " observables of the model");
+    if (!std::isfinite(double(c.level)))
+      throw problem_error(which + " has a level that is not finite (" + number_text_of(double(c.level)) + ")");
+    const int d = int(c.direction);
+    if (d < -1 || d > 1) throw problem_error(which + " has a direction that is not up, down or either");
+    if (!c.stop) {
+      const std::string fault = event_fault(c.change, n_states, n_params);
+      if (!fault.empty()) throw problem_error(which + "'s change " + fault);
+    }
+  }
+}
+
+// Refuses crossing events for a computation whose derivatives would miss
+// the crossing time's own dependence on the parameters and initial state
+// (forward sensitivities, log-densities): `what` names it.
+template <class T>
+void refuse_crossings(const ode_problem<T>& pr, const char* what) {
+  if (!pr.crossings.empty())
+    throw problem_error(std::string("fluxion: ") + what +
+                        " does not take crossing events: its derivatives would miss how the crossing's time "
+                        "moves with the parameters (events at given times are exact)");
+}
+
+// Checks the problem for a model of n_states states, n_params parameters
+// and n_observables observables (the indices its events name) and gives
+// the options every trajectory shares. A caller whose system takes no
+// crossing events (sensitivities, log-densities) refuses them first.
+template <class T>
+ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params,
+                             std::size_t n_observables = 0) {
   using detail::number_text_of;
   if (!std::isfinite(double(pr.t0)) || !std::isfinite(double(pr.t1)))
     throw problem_error("fluxion: the time span must be finite, got [" + number_text_of(double(pr.t0)) + ", " +
@@ -135,6 +190,7 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std
                           number_text_of(double(ts)) + ") follows " + number_text_of(double(pr.save_times[s - 1])));
   }
   check_events(pr, n_states, n_params);
+  check_crossings(pr, n_states, n_params, n_observables);
   ode_options<T> o;
   o.t0 = pr.t0;
   o.t1 = pr.t1;
@@ -149,6 +205,8 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std
   o.step_to_save_times = pr.step_to_save_times;
   o.events = pr.events.empty() ? nullptr : pr.events.data();
   o.n_events = pr.events.size();
+  o.crossings = pr.crossings.empty() ? nullptr : pr.crossings.data();
+  o.n_crossings = pr.crossings.size();
   return o;
 }
 

@@ -82,12 +82,13 @@ template <class T>
 struct problem_values {
   std::vector<T> save_times, atol_per_state;
   std::vector<timed_event<T>> events;
+  std::vector<crossing_event<T>> crossings;
   ode_problem<T> problem;
 };
 
 // The flat names of a model's states and parameters, to read events by name.
 struct element_names_of {
-  std::vector<std::string> states, parameters;
+  std::vector<std::string> states, parameters, observables;
 };
 
 // A state or parameter of an event: a flat name ("y", "S[2][0]") or index.
@@ -106,55 +107,131 @@ inline int element_index(const py::handle& v, const std::vector<std::string>& na
   }
 }
 
-// Events from Python (solve/events.hpp): a list of dicts, each with "time",
-// "state" and one action, "add", "set" or "scale" (a number),
+// An event's action from a Python dict (the keys besides "time", checked by
+// the caller): "state" and one of "add", "set", "scale" (a number),
 // "add_parameter" (a parameter, with an optional "weight") or
-// "set_parameter" (a parameter); or {"time", "move": fraction, "from",
-// "to"}. Kept in time order, the events of one time in the order given.
+// "set_parameter" (a parameter); or "move": fraction with "from" and "to"
+// (two events). Appended to `list` at `time`.
+template <class T>
+void add_action(timed_events<T>& list, T time, const py::dict& d, const std::string& where,
+                const element_names_of& names) {
+  const auto number = [&](const char* key) { return T(time_value(d[key], (where + "[\"" + key + "\"]").c_str())); };
+  const auto state = [&](const char* key) {
+    if (!d.contains(key)) throw py::value_error(where + " has no \"" + std::string(key) + "\"");
+    return element_index(d[key], names.states, "state", where);
+  };
+  static constexpr const char* actions[] = {"add", "set", "scale", "add_parameter", "set_parameter", "move"};
+  int found = 0;
+  for (const char* a : actions) found += d.contains(a) ? 1 : 0;
+  if (found != 1)
+    throw py::value_error(where + " needs exactly one action: add, set, scale, add_parameter, set_parameter or move");
+  if (d.contains("move")) {
+    list.move(time, state("from"), state("to"), number("move"));
+    return;
+  }
+  const int i = state("state");
+  if (d.contains("weight") && !d.contains("add_parameter"))
+    throw py::value_error(where + ": \"weight\" goes with \"add_parameter\" only");
+  if (d.contains("add")) list.add(time, i, number("add"));
+  else if (d.contains("set")) list.set(time, i, number("set"));
+  else if (d.contains("scale")) list.scale(time, i, number("scale"));
+  else if (d.contains("add_parameter"))
+    list.add_parameter(time, i, element_index(d["add_parameter"], names.parameters, "parameter", where),
+                       d.contains("weight") ? number("weight") : T(1));
+  else list.set_parameter(time, i, element_index(d["set_parameter"], names.parameters, "parameter", where));
+}
+
+// The number of an action's keys in d: the action, "state" or "from" and
+// "to", and "weight" where given.
+inline std::size_t action_keys(const py::dict& d) {
+  return (d.contains("move") ? 3 : 2) + (d.contains("weight") ? 1 : 0);
+}
+
+// The dicts of a list argument (`what`), each checked to be a dict.
+inline std::vector<py::dict> dicts_of(const py::object& list, const char* what) {
+  if (!py::isinstance<py::sequence>(list) || py::isinstance<py::str>(list))
+    throw py::type_error(std::string(what) + " must be a list of dicts, got " + type_text(list));
+  std::vector<py::dict> out;
+  std::size_t k = 0;
+  for (const py::handle item : py::reinterpret_borrow<py::sequence>(list)) {
+    if (!py::isinstance<py::dict>(item))
+      throw py::type_error(std::string(what) + "[" + std::to_string(k) + "] must be a dict, got " + type_text(item));
+    out.push_back(py::reinterpret_borrow<py::dict>(item));
+    ++k;
+  }
+  return out;
+}
+
+// Events from Python (solve/events.hpp): a list of dicts, each with "time"
+// and an action (add_action). Kept in time order, the events of one time in
+// the order given.
 template <class T>
 void fill_events(problem_values<T>& v, const py::object& events, const element_names_of& names) {
   if (events.is_none()) return;
-  if (!py::isinstance<py::sequence>(events) || py::isinstance<py::str>(events))
-    throw py::type_error("events must be a list of dicts, got " + type_text(events));
   timed_events<T> list;
-  std::size_t k = 0;
-  for (const py::handle item : py::reinterpret_borrow<py::sequence>(events)) {
-    const std::string where = "events[" + std::to_string(k++) + "]";
-    if (!py::isinstance<py::dict>(item)) throw py::type_error(where + " must be a dict, got " + type_text(item));
-    const py::dict d = py::reinterpret_borrow<py::dict>(item);
-    const auto number = [&](const char* key) { return T(time_value(d[key], (where + "[\"" + key + "\"]").c_str())); };
-    const auto state = [&](const char* key) {
-      if (!d.contains(key)) throw py::value_error(where + " has no \"" + std::string(key) + "\"");
-      return element_index(d[key], names.states, "state", where);
-    };
+  const std::vector<py::dict> given = dicts_of(events, "events");
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    const py::dict& d = given[k];
+    const std::string where = "events[" + std::to_string(k) + "]";
     if (!d.contains("time")) throw py::value_error(where + " has no \"time\"");
-    const T time = number("time");
-    static constexpr const char* actions[] = {"add", "set", "scale", "add_parameter", "set_parameter", "move"};
-    int found = 0;
-    for (const char* a : actions) found += d.contains(a) ? 1 : 0;
-    if (found != 1)
-      throw py::value_error(where + " needs exactly one action: add, set, scale, add_parameter, set_parameter or move");
-    std::size_t known = 2 + (d.contains("move") ? 2 : 1) + (d.contains("weight") ? 1 : 0);
-    if (d.size() != known)
+    if (d.size() != 1 + action_keys(d))
       throw py::value_error(where + " has keys that are not time, state, the action, weight (add_parameter) or from "
                                     "and to (move)");
-    if (d.contains("move")) {
-      list.move(time, state("from"), state("to"), number("move"));
-      continue;
-    }
-    const int i = state("state");
-    if (d.contains("weight") && !d.contains("add_parameter"))
-      throw py::value_error(where + ": \"weight\" goes with \"add_parameter\" only");
-    if (d.contains("add")) list.add(time, i, number("add"));
-    else if (d.contains("set")) list.set(time, i, number("set"));
-    else if (d.contains("scale")) list.scale(time, i, number("scale"));
-    else if (d.contains("add_parameter"))
-      list.add_parameter(time, i, element_index(d["add_parameter"], names.parameters, "parameter", where),
-                         d.contains("weight") ? number("weight") : T(1));
-    else list.set_parameter(time, i, element_index(d["set_parameter"], names.parameters, "parameter", where));
+    add_action(list, T(time_value(d["time"], (where + "[\"time\"]").c_str())), d, where, names);
   }
   v.events.assign(list.events().begin(), list.events().end());
   v.problem.events = v.events;
+}
+
+// Crossing events from Python: a list of dicts, each with "observable" (a
+// name or flat index), "level", optionally "direction" ("up", "down" or
+// "either", the default) and either "stop": True (the default without an
+// action) or an action (add_action, not "move") applied at the crossing.
+template <class T>
+void fill_crossings(problem_values<T>& v, const py::object& crossings, const element_names_of& names) {
+  if (crossings.is_none()) return;
+  const std::vector<py::dict> given = dicts_of(crossings, "crossings");
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    const py::dict& d = given[k];
+    const std::string where = "crossings[" + std::to_string(k) + "]";
+    if (!d.contains("observable") || !d.contains("level"))
+      throw py::value_error(where + " needs \"observable\" and \"level\"");
+    crossing_event<T> c;
+    c.observable = element_index(d["observable"], names.observables, "observable", where);
+    c.level = T(time_value(d["level"], (where + "[\"level\"]").c_str()));
+    std::size_t keys = 2;
+    if (d.contains("direction")) {
+      ++keys;
+      const std::string dir = py::str(d["direction"]);
+      if (dir == "up") c.direction = crossing_direction::up;
+      else if (dir == "down") c.direction = crossing_direction::down;
+      else if (dir == "either") c.direction = crossing_direction::either;
+      else throw py::value_error(where + "[\"direction\"] must be 'up', 'down' or 'either', got '" + dir + "'");
+    }
+    const bool acts = d.contains("add") || d.contains("set") || d.contains("scale") || d.contains("add_parameter") ||
+                      d.contains("set_parameter") || d.contains("move");
+    if (d.contains("stop")) {
+      ++keys;
+      c.stop = d["stop"].cast<bool>();
+      if (c.stop == acts)
+        throw py::value_error(where + ": a crossing either stops the trajectory (\"stop\": True) or changes its "
+                                      "state (an action), not both or neither");
+    } else {
+      c.stop = !acts;
+    }
+    if (acts) {
+      if (d.contains("move")) throw py::value_error(where + ": a crossing's change is one action, not \"move\"");
+      timed_events<T> one;
+      add_action(one, T(0), d, where, names);
+      c.change = one.events()[0];
+      keys += action_keys(d);
+    }
+    if (d.size() != keys)
+      throw py::value_error(where + " has keys that are not observable, level, direction, stop, state, the action "
+                                    "or weight (add_parameter)");
+    v.crossings.push_back(c);
+  }
+  v.problem.crossings = v.crossings;
 }
 
 template <class T>
@@ -248,10 +325,13 @@ struct bound_solvers {
     result_arrays out(c.first());
     const std::size_t saved = out.add(dt, {py::ssize_t(n_save), py::ssize_t(n), py::ssize_t(count)});
     const std::size_t final_state = out.add(dt, {py::ssize_t(n), py::ssize_t(count)});
+    const std::size_t n_crossings = pv.crossings.size();
+    const std::size_t crossings = n_crossings ? out.add(dt, {py::ssize_t(n_crossings), py::ssize_t(count)}) : 0;
     const detail::status_results st(out, count, true);
     out.make();
     call.out.saved = std::span<T>(out.data<T>(saved), n_save * n * count);
     call.out.final_state = std::span<T>(out.data<T>(final_state), n * count);
+    if (n_crossings) call.out.crossing_times = std::span<T>(out.data<T>(crossings), n_crossings * count);
     st.point(out, call.out, count);
     const auto& table = B::template solvers<T>(device);
     const auto integrate = is_stiff(how) ? table.integrate_stiff : table.integrate;
@@ -265,6 +345,8 @@ struct bound_solvers {
     py::dict r;
     r["saved"] = as_result(c.first(), permuted(c.first(), out.array(saved), {2, 0, 1}));
     r["final"] = as_result(c.first(), permuted(c.first(), out.array(final_state), {1, 0}));
+    r["crossing_times"] = n_crossings ? as_result(c.first(), permuted(c.first(), out.array(crossings), {1, 0}))
+                                      : py::object(py::none());
     st.hand_out(r, c, out);
     return detail::simple_namespace(r);
   }
@@ -283,7 +365,7 @@ struct problem_settings {
   double rtol, atol, initial_step;
   long long max_steps;
   bool adaptive, step_to_save_times;
-  py::object events;
+  py::object events, crossings = py::none();
 };
 
 // What integrate and log_density share: the arrays checked, the method and
@@ -302,6 +384,7 @@ py::object with_problem(const py::object& x0, const py::object& p, const std::st
     fill_problem(pv, s.t_span, s.save_times, s.rtol, s.atol, s.atol_per_state, s.initial_step, s.max_steps,
                  s.adaptive, s.step_to_save_times);
     fill_events(pv, s.events, names);
+    fill_crossings(pv, s.crossings, names);
     return f(c, pv, how, pol);
   });
 }
@@ -500,15 +583,18 @@ void define_solvers(py::module_& m) {
   m.attr("methods") = py::make_tuple("tsit5", "vern7", "rosenbrock23", "rodas5p");
   using L = typename Spec::template compiled<double>::layout;
   const detail::element_names_of names{fluxion::element_names<typename L::state>(),
-                                       fluxion::element_names<typename L::param>()};
+                                       fluxion::element_names<typename L::param>(),
+                                       fluxion::element_names<typename L::observable>()};
   m.def(
       "integrate",
       [names](const py::object& x0, const py::object& p, const py::object& t_span, const py::object& save_times,
               const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
               double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
-              const py::object& events, const std::string& policy, const py::object& threads) {
-        const detail::problem_settings settings{t_span,    save_times, atol_per_state,     rtol,  atol,
-                                                initial_step, max_steps, adaptive, step_to_save_times, events};
+              const py::object& events, const py::object& crossings, const std::string& policy,
+              const py::object& threads) {
+        const detail::problem_settings settings{t_span,       save_times, atol_per_state, rtol,
+                                                atol,         initial_step, max_steps,    adaptive,
+                                                step_to_save_times, events, crossings};
         return detail::with_problem<B>(
             x0, p, method_name, policy, false, settings, names,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
@@ -519,13 +605,16 @@ void define_solvers(py::module_& m) {
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
       py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
       py::arg("adaptive") = true, py::arg("step_to_save_times") = false, py::arg("events") = py::none(),
-      py::arg("policy") = "thread", py::arg("threads") = py::none(),
+      py::arg("crossings") = py::none(), py::arg("policy") = "thread", py::arg("threads") = py::none(),
       "Integrates an ensemble, every trajectory with its own steps, from x0 (B, n_states) with parameters p "
       "(B, n_params) (either may be one row for all) over t_span, saving at save_times. events: a list of dicts "
       "{'time', 'state', and 'add', 'set', 'scale', 'add_parameter' (with 'weight') or 'set_parameter'} or "
       "{'time', 'move', 'from', 'to'}, states and parameters by name or flat index; the integration stops at each, "
-      "and a save at its time reads the state after it. Returns a namespace "
-      "with saved (B, n_save, n_states), final (B, n_states), status (B,) int32 and stats.");
+      "and a save at its time reads the state after it. crossings: a list of dicts {'observable', 'level', "
+      "'direction' ('up', 'down', 'either'), and 'stop': True or an action as events'}: where the observable "
+      "crosses the level the trajectory stops there or the action is applied. Returns a namespace "
+      "with saved (B, n_save, n_states), final (B, n_states), status (B,) int32, stats and crossing_times "
+      "(B, n_crossings), the first time each crossing fired (NaN: never; None without crossings).");
   m.attr("has_log_density") = has_log_density<Spec>;
   m.def(
       "log_density",
