@@ -125,16 +125,8 @@ result ensembles_match_host() {
     with_events.events = ev;
     device_against_host<M>(r, "lorenz tsit5 with events", fx::tsit5{}, with_events, B, x0, p, f64 ? 1e-6 : 1e-2);
     device_against_host<M>(r, "lorenz vern7 with events", fx::vern7{}, with_events, B, x0, p, f64 ? 1e-6 : 1e-2);
-    // Not with a warp a trajectory (yet): refused before launch.
-    device_buffer<T> dx(x0), dp(p), fin(3 * B);
-    device_buffer<fx::solve_status> status(B);
-    try {
-      fx::cuda::integrate(M{}, fx::tsit5{}, fx::ode_problem<T>{.t0 = 0, .t1 = 1, .events = ev}, B,
-                          fx::soa(dx.cspan()), fx::soa(dp.cspan()),
-                          fx::ensemble_buffers<T>{{}, fin.span(), status.span(), {}}, warp{});
-      r.failures.push_back("events with a warp a trajectory were not refused");
-    } catch (const fx::problem_error&) {
-    }
+    device_against_host<M, warp>(r, "lorenz tsit5 with events, a warp a trajectory", fx::tsit5{}, with_events, B,
+                                 x0, p, f64 ? 1e-6 : 1e-2);
   }
   // Ten decays with an alias, a warp a trajectory.
   {
@@ -181,6 +173,16 @@ result ensembles_match_host() {
     };
     both(fx::tsit5{}, "bouncing balls tsit5");
     both(fx::rodas5p{}, "bouncing balls rodas5p");
+    // Not with a warp a trajectory (yet): refused before launch.
+    device_buffer<T> dx(x0), dp(p), fin(2 * B);
+    device_buffer<fx::solve_status> status(B);
+    try {
+      fx::cuda::integrate(M{}, fx::tsit5{}, pr, B, fx::soa(dx.cspan()), fx::soa(dp.cspan()),
+                          fx::ensemble_buffers<T>{{}, fin.span(), status.span(), {}},
+                          fx::cuda::warp_per_trajectory{});
+      r.failures.push_back("crossings with a warp a trajectory were not refused");
+    } catch (const fx::problem_error&) {
+    }
   }
   // Robertson, Rodas5P and Rosenbrock23, rate constants scaled per trajectory.
   {
@@ -256,7 +258,7 @@ result ensembles_match_host() {
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
   r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
-              "steps alike, y1(40) as the test set; with events at given times too (refused a warp a trajectory), bouncing balls (crossings) and their first bounces; bad calls refused before launch";
+              "steps alike, y1(40) as the test set; with events at given times too (a thread and a warp a trajectory), bouncing balls (crossings; refused a warp a trajectory) and their first bounces; bad calls refused before launch";
   return r;
 }
 

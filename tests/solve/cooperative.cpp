@@ -187,6 +187,35 @@ TEMPLATE_TEST_CASE("a group integrates decays as one thread does, and as their c
     REQUIRE(four.status == fx::solve_status::success);
     require_close(four.saved, alone.saved, rtol, T(1e-6));
   }
+  SECTION("events at given times: a dose into a padded member's share, a move between members' shares") {
+    // State 9 is held by member 0 of 3 (9 = 0 + 3 * 3), state 4 by member 1;
+    // p[10] is the parameter c (shared memory). Against the closed form:
+    // y_i(t) = y_i(0) e^{-c k_i t} with the jumps written out by hand.
+    fx::timed_events<T> ev;
+    ev.add(T(0.55), 9, T(2)).move(T(1), 4, 2, T(0.5)).add_parameter(T(1), 0, 10);
+    pr.events = ev;
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);
+    REQUIRE(alone.status == fx::solve_status::success);
+    const auto one = run_shared<fx::tsit5, 1>(M{}, pr, x0, p);
+    CHECK(same_bits(one.saved, alone.saved));
+    CHECK(same_bits(one.final_state, alone.final_state));
+    const auto decay = [&](int j, double from, double value, double t) {
+      return value * std::exp(-1.5 * double(p[std::size_t(j)]) * (t - from));
+    };
+    for (const auto& r : {run_shared<fx::tsit5, 3>(M{}, pr, x0, p), run_shared<fx::tsit5, 7>(M{}, pr, x0, p)}) {
+      REQUIRE(r.status == fx::solve_status::success);
+      require_close(r.saved, alone.saved, rtol, T(1e-6));
+      const double t = 2, tol = 10 * double(rtol);
+      const double y9 = decay(9, 0.55, decay(9, 0, x0[9], 0.55) + 2, t);
+      const double y4_1 = decay(4, 0, x0[4], 1), y2_1 = decay(2, 0, x0[2], 1), y0_1 = decay(0, 0, x0[0], 1);
+      const double y4 = decay(4, 1, 0.5 * y4_1, t), y2 = decay(2, 1, y2_1 + 0.5 * y4_1, t);
+      const double y0 = decay(0, 1, y0_1 + 1.5, t);
+      CHECK(std::abs(double(r.final_state[9]) - y9) <= tol * (1 + y9));
+      CHECK(std::abs(double(r.final_state[4]) - y4) <= tol * (1 + y4));
+      CHECK(std::abs(double(r.final_state[2]) - y2) <= tol * (1 + y2));
+      CHECK(std::abs(double(r.final_state[0]) - y0) <= tol * (1 + y0));
+    }
+  }
   SECTION("without save times") {
     pr.save_times = {};
     const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, p);

@@ -27,6 +27,7 @@
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
 #include <fluxion/solve/rosenbrock.hpp>
+#include <fluxion/solve/events.hpp>
 #include <fluxion/solve/problem.hpp>
 #include <fluxion/solve/status.hpp>
 
@@ -72,6 +73,21 @@ struct shared_state_system {
   }
 
   FLUXION_HOST_DEVICE T sum_over_members(T v) const { return group.sum(v); }
+
+  // An event at a given time (solve/events.hpp) on the shares: every member
+  // writes its share to x, all compute the changed component's new value
+  // from x and the parameters, and its owner keeps it.
+  FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* xl, const T*, std::ptrdiff_t) const {
+    for (int j = 0; j < int(n_states); ++j)
+      if (component(j) < model_states) x[component(j)] = xl[j];
+    group.sync();
+    T v = e.scale * x[e.state] + e.shift;
+    if (e.param >= 0) v += e.param_weight * p[e.param];
+    if (e.source >= 0) v += e.source_weight * x[e.source];
+    group.sync();  // every member has read x
+    for (int j = 0; j < int(n_states); ++j)
+      if (component(j) == e.state) xl[j] = v;
+  }
 };
 
 namespace detail {

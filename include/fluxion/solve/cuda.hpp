@@ -175,9 +175,9 @@ void integrate(const M& m, Method, const ode_problem<typename M::scalar>& pr, st
                 "fluxion::cuda::max_states_dense_per_thread (32) states; integrate larger stiff models on the host "
                 "(fluxion::host::integrate) or with an explicit method.");
   ode_options<T> o = check_problem(pr, n, M::n_params, fluxion::detail::observable_count_of<M>);
-  if (std::is_same_v<Policy, warp_per_trajectory> && (o.n_events > 0 || o.n_crossings > 0))
-    throw problem_error("fluxion::cuda::integrate: events are not supported with a warp per trajectory yet; "
-                        "integrate with a thread per trajectory (the default)");
+  if (std::is_same_v<Policy, warp_per_trajectory> && o.n_crossings > 0)
+    throw problem_error("fluxion::cuda::integrate: crossing events are not supported with a warp per trajectory "
+                        "yet; integrate with a thread per trajectory (the default)");
   const auto c = fluxion::detail::check_ensemble<T>(n, M::n_params, o.n_save, count, x0, p, out, o.n_crossings);
   const auto& [cx, cp, cs, cf, cst, cstat, with_stats, ccross] = c;
   detail::check_device_memory(c);
