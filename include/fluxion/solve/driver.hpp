@@ -39,6 +39,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <fluxion/config/macros.hpp>
 #include <fluxion/math/elementary.hpp>
@@ -139,11 +140,12 @@ struct adaptive_driver {
     // then every save-time branch below is false at compile time; so is
     // every event branch for a system that takes no events.
     constexpr bool saves = detail::sink_saves<Sink>();
+    constexpr bool crossings = detail::takes_crossings<M> && detail::sink_takes_crossings<std::remove_cv_t<Sink>>();
     detail::save_cursor<T, saves> saved(o);
     detail::event_cursor<T, detail::takes_events<M>> events(o);
     events.apply_due(m, t, y, p, ps);
     std::uint32_t fired = 0;  // the crossing events that fired (their first time recorded)
-    if constexpr (detail::takes_crossings<M>)
+    if constexpr (crossings)
       if (io.crossing_times)
         for (std::size_t k = 0; k < o.n_crossings; ++k)
           io.crossing_times[std::ptrdiff_t(k) * io.crossing_stride] = detail::quiet_nan<T>();
@@ -175,7 +177,7 @@ struct adaptive_driver {
         // dense output, the saves before it served, the event's change (or
         // the trajectory's end) at it.
         detail::crossing_found<T> cross;
-        if constexpr (detail::takes_crossings<M>)
+        if constexpr (crossings)
           cross = detail::crossing_search<M>::find(m, o, t, t_new, h, y, ynew, p, ps, [&](T theta, T* out) {
             prepare();
             for (int i = 0; i < n; ++i) out[i] = step.dense(theta, h, y, ynew, i);

@@ -20,6 +20,7 @@ namespace fluxion::detail {
 template <class T>
 struct saved_state_writer {
   static constexpr bool saves = true;
+  static constexpr bool crossings = true;  // an integration's result: crossing events may end or change it
   const trajectory_io<T>& io;
   template <class Values>
   FLUXION_HOST_DEVICE void save(std::size_t s, T, int n, const Values& values) const {
@@ -35,6 +36,7 @@ struct saved_state_writer {
 // against 90 in double), which caps how many trajectories an SM runs at once.
 struct no_saved_states {
   static constexpr bool saves = false;
+  static constexpr bool crossings = true;
   template <class T, class Values>
   FLUXION_HOST_DEVICE void save(std::size_t, T, int, const Values&) const {}
 };
@@ -43,6 +45,15 @@ template <class Sink>
 FLUXION_HOST_DEVICE constexpr bool sink_saves() {
   if constexpr (requires { Sink::saves; }) return Sink::saves;
   else return true;
+}
+// Whether the integration a sink serves takes crossing events
+// (solve/crossings.hpp): an integration's own result does; a sink that does
+// not say (a log-density's, which refuses them) compiles the driver without
+// their code.
+template <class Sink>
+FLUXION_HOST_DEVICE constexpr bool sink_takes_crossings() {
+  if constexpr (requires { Sink::crossings; }) return Sink::crossings;
+  else return false;
 }
 
 // The values a sink is given: a state vector, one value everywhere, or the

@@ -43,18 +43,29 @@ constexpr int swap_blocks_index(std::size_t k) {
   else return (k & D) == 0 ? int(k + D) : int(W + k);
 }
 template <std::size_t D, class V, std::size_t... K>
-inline void swap_blocks(V& a, V& b, std::index_sequence<K...>) {
+[[gnu::always_inline]] inline void swap_blocks(V& a, V& b, std::index_sequence<K...>) {
   constexpr std::size_t W = sizeof...(K);
   const V lower = __builtin_shufflevector(a, b, swap_blocks_index<W, D, false>(K)...);
   const V upper = __builtin_shufflevector(a, b, swap_blocks_index<W, D, true>(K)...);
   a = lower;
   b = upper;
 }
+// Every index below is a constant (a fold over an index sequence, no loop):
+// g++ 12 keeps an array of vectors that a loop indexes on the stack, and
+// reads back each row it has just stored there, a store-forwarding stall a
+// row (AVX2, Model A in cache, double: 258 against 59 ns an instance).
+template <std::size_t D, std::size_t I, std::size_t W, class V>
+[[gnu::always_inline]] inline void swap_if_first(V (&rows)[W]) {
+  if constexpr ((I & D) == 0) swap_blocks<D>(rows[I], rows[I + D], std::make_index_sequence<W>{});
+}
+template <std::size_t D, std::size_t W, class V, std::size_t... I>
+[[gnu::always_inline]] inline void transpose_round(V (&rows)[W], std::index_sequence<I...>) {
+  (swap_if_first<D, I>(rows), ...);
+}
 template <std::size_t D, std::size_t W, class V>
-inline void transpose_rounds(V (&rows)[W]) {
+[[gnu::always_inline]] inline void transpose_rounds(V (&rows)[W]) {
   if constexpr (D >= 1) {
-    for (std::size_t i = 0; i < W; ++i)
-      if ((i & D) == 0) swap_blocks<D>(rows[i], rows[i + D], std::make_index_sequence<W>{});
+    transpose_round<D>(rows, std::make_index_sequence<W>{});
     transpose_rounds<D / 2>(rows);
   }
 }
@@ -62,7 +73,7 @@ inline void transpose_rounds(V (&rows)[W]) {
 
 // rows[i][k] <- rows[k][i] for W rows of W lanes.
 template <std::size_t W, class V>
-inline void transpose_in_registers(V (&rows)[W]) {
+[[gnu::always_inline]] inline void transpose_in_registers(V (&rows)[W]) {
 #if FLUXION_HAS_SHUFFLEVECTOR
   transpose_rounds<W / 2>(rows);
 #else
@@ -79,35 +90,18 @@ inline void transpose_in_registers(V (&rows)[W]) {
 // to + r * to_stride: W elements of W records into W vectors of lanes, or
 // back. Always inlined: as a call, its W vectors go through memory (Model
 // A in cache, double: 114 against 72 ns an instance).
-template <std::size_t W, class V, class T>
-[[gnu::always_inline]] inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to, std::ptrdiff_t to_stride) {
-#if FLUXION_HAS_SHUFFLEVECTOR
-  // Four rows written out as values: g++ 12 keeps the array below on the
-  // stack for four vectors of four doubles (AVX2) and reads back what it
-  // just stored there, a store-forwarding stall per row (Model A in cache,
-  // double, AVX2: 258 against 59 ns an instance). The same two rounds as
-  // transpose_in_registers.
-  if constexpr (W == 4) {
-    V r0, r1, r2, r3;
-    std::memcpy(&r0, from, sizeof(V));
-    std::memcpy(&r1, from + from_stride, sizeof(V));
-    std::memcpy(&r2, from + 2 * from_stride, sizeof(V));
-    std::memcpy(&r3, from + 3 * from_stride, sizeof(V));
-    const V t0 = __builtin_shufflevector(r0, r2, 0, 1, 4, 5), t2 = __builtin_shufflevector(r0, r2, 2, 3, 6, 7);
-    const V t1 = __builtin_shufflevector(r1, r3, 0, 1, 4, 5), t3 = __builtin_shufflevector(r1, r3, 2, 3, 6, 7);
-    const V c0 = __builtin_shufflevector(t0, t1, 0, 4, 2, 6), c1 = __builtin_shufflevector(t0, t1, 1, 5, 3, 7);
-    const V c2 = __builtin_shufflevector(t2, t3, 0, 4, 2, 6), c3 = __builtin_shufflevector(t2, t3, 1, 5, 3, 7);
-    std::memcpy(to, &c0, sizeof(V));
-    std::memcpy(to + to_stride, &c1, sizeof(V));
-    std::memcpy(to + 2 * to_stride, &c2, sizeof(V));
-    std::memcpy(to + 3 * to_stride, &c3, sizeof(V));
-    return;
-  }
-#endif
+template <std::size_t W, class V, class T, std::size_t... R>
+[[gnu::always_inline]] inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to,
+                                                   std::ptrdiff_t to_stride, std::index_sequence<R...>) {
   V rows[W];
-  for (std::size_t r = 0; r < W; ++r) std::memcpy(&rows[r], from + std::ptrdiff_t(r) * from_stride, sizeof(V));
+  (std::memcpy(&rows[R], from + std::ptrdiff_t(R) * from_stride, sizeof(V)), ...);
   transpose_in_registers(rows);
-  for (std::size_t r = 0; r < W; ++r) std::memcpy(to + std::ptrdiff_t(r) * to_stride, &rows[r], sizeof(V));
+  (std::memcpy(to + std::ptrdiff_t(R) * to_stride, &rows[R], sizeof(V)), ...);
+}
+template <std::size_t W, class V, class T>
+[[gnu::always_inline]] inline void transpose_block(const T* from, std::ptrdiff_t from_stride, T* to,
+                                                   std::ptrdiff_t to_stride) {
+  transpose_block<W, V>(from, from_stride, to, to_stride, std::make_index_sequence<W>{});
 }
 
 // Both directions start the whole vectors at a vector boundary of the first
