@@ -127,7 +127,7 @@ def integrate_with_events(x0, p, t1, save_times, events, steps_per_unit=200, f=N
     for te, apply in sorted(events, key=lambda e: e[0]) + [(t1, None)]:
         here = [s - t for s in pending if s < te]
         pending = [s for s in pending if s >= te]
-        saved, x = integrate(x, p, te - t, here, steps_per_unit, f)
+        saved, x = integrate(x, p, te - t, here + [te - t], steps_per_unit, f)
         out += [saved[:, k] for k in range(len(here))]
         if apply is not None:
             x = apply(x.copy())

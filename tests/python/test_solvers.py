@@ -231,11 +231,12 @@ def test_events_integrate_and_log_density(seir_module, backend, dtype, method):
 
 
 def test_crossings_stop_and_change(seir_module, backend, dtype):
-    """A threshold stop where reported incidence first exceeds 40 a day: its
+    """A threshold stop where reported incidence first exceeds 10 a day: its
     time against the oracle's incidence on a fine grid (linear interpolation
     between grid points 0.01 days apart), the final state there, saves after it
-    NaN; a change at the crossing instead (half of E removed) against the
-    oracle integrated to that time, changed, and integrated on."""
+    NaN; a change at the crossing instead (1000 added to R: incidence, still
+    rising, crosses once) against the oracle integrated to that time,
+    changed, and integrated on."""
     m = seir_module
     x0, p, _, _, _ = seir_case(dtype)
     xd, pd = backend.asarray(x0, dtype), backend.asarray(p, dtype)
@@ -247,30 +248,30 @@ def test_crossings_stop_and_change(seir_module, backend, dtype):
     incidence = p64[:, None, 3] * p64[:, None, 1] * fine[:, :, 1]
     want = []
     for b in range(len(x0)):
-        k = int(np.argmax(incidence[b] >= 40.0))
+        k = int(np.argmax(incidence[b] >= 10.0))
         assert k > 0
         a, c = incidence[b, k - 1], incidence[b, k]
-        want.append(grid[k - 1] + 0.01 * (40.0 - a) / (c - a))
+        want.append(grid[k - 1] + 0.01 * (10.0 - a) / (c - a))
     want = np.array(want)
     r = m.integrate(xd, pd, t_span=(0.0, 20.0), save_times=[1.0, 20.0], rtol=tol, atol=tol,
-                    crossings=[{"observable": "reported_incidence", "level": 40.0, "direction": "up"}])
+                    crossings=[{"observable": "reported_incidence", "level": 10.0, "direction": "up"}])
     assert r.crossing_times.shape == (len(x0), 1)
     got = backend.asnumpy(r.crossing_times)[:, 0]
     np.testing.assert_allclose(got, want, atol=2e-3 if dtype == np.float32 else 1e-4)
     final = backend.asnumpy(r.final)
-    np.testing.assert_allclose(p64[:, 3] * p64[:, 1] * final[:, 1], 40.0, rtol=1e-3 if dtype == np.float32 else 1e-7)
+    np.testing.assert_allclose(p64[:, 3] * p64[:, 1] * final[:, 1], 10.0, rtol=1e-3 if dtype == np.float32 else 1e-7)
     assert np.isnan(backend.asnumpy(r.saved)[:, 1]).all() and not np.isnan(backend.asnumpy(r.saved)[:, 0]).any()
-    # Half of E removed at the crossing, the trajectory going on.
+    # 1000 added to R at the crossing, the trajectory going on.
     r2 = m.integrate(xd, pd, t_span=(0.0, 20.0), save_times=[20.0], rtol=tol, atol=tol,
-                     crossings=[{"observable": 0, "level": 40.0, "direction": "up", "state": "E", "scale": 0.5}])
+                     crossings=[{"observable": 0, "level": 10.0, "direction": "up", "state": "R", "add": 1000.0}])
     t2 = backend.asnumpy(r2.crossing_times)[:, 0]
     np.testing.assert_allclose(t2, got, rtol=1e-6)
     for b in range(len(x0)):
-        def halve(x):
-            x[:, 1] *= 0.5
+        def add_to_r(x):
+            x[:, 3] += 1000.0
             return x
         one, _ = oracle.integrate_with_events(x0[b:b + 1].astype(np.float64), p64[b:b + 1], 20.0, [20.0],
-                                              [(float(t2[b]), halve)], steps_per_unit=50, f=oracle.seir_rhs)
+                                              [(float(t2[b]), add_to_r)], steps_per_unit=50, f=oracle.seir_rhs)
         np.testing.assert_allclose(backend.asnumpy(r2.saved)[b, 0], one[0, 0], rtol=1e-4 if dtype == np.float32 else 1e-7)
     with pytest.raises(ValueError, match=r"crossings\[0\]: the model has no observable named 'deaths'"):
         m.integrate(xd, pd, t_span=(0.0, 20.0), crossings=[{"observable": "deaths", "level": 1.0}])

@@ -107,6 +107,19 @@ inline int element_index(const py::handle& v, const std::vector<std::string>& na
   }
 }
 
+// How many of the actions a dict names (add, set, scale, add_parameter,
+// set_parameter, move), and the refusal of any other number than one.
+inline int action_count(const py::dict& d) {
+  static constexpr const char* actions[] = {"add", "set", "scale", "add_parameter", "set_parameter", "move"};
+  int found = 0;
+  for (const char* a : actions) found += d.contains(a) ? 1 : 0;
+  return found;
+}
+inline void require_one_action(const py::dict& d, const std::string& where) {
+  if (action_count(d) != 1)
+    throw py::value_error(where + " needs exactly one action: add, set, scale, add_parameter, set_parameter or move");
+}
+
 // An event's action from a Python dict (the keys besides "time", checked by
 // the caller): "state" and one of "add", "set", "scale" (a number),
 // "add_parameter" (a parameter, with an optional "weight") or
@@ -120,11 +133,7 @@ void add_action(timed_events<T>& list, T time, const py::dict& d, const std::str
     if (!d.contains(key)) throw py::value_error(where + " has no \"" + std::string(key) + "\"");
     return element_index(d[key], names.states, "state", where);
   };
-  static constexpr const char* actions[] = {"add", "set", "scale", "add_parameter", "set_parameter", "move"};
-  int found = 0;
-  for (const char* a : actions) found += d.contains(a) ? 1 : 0;
-  if (found != 1)
-    throw py::value_error(where + " needs exactly one action: add, set, scale, add_parameter, set_parameter or move");
+  require_one_action(d, where);
   if (d.contains("move")) {
     list.move(time, state("from"), state("to"), number("move"));
     return;
@@ -174,6 +183,7 @@ void fill_events(problem_values<T>& v, const py::object& events, const element_n
     const py::dict& d = given[k];
     const std::string where = "events[" + std::to_string(k) + "]";
     if (!d.contains("time")) throw py::value_error(where + " has no \"time\"");
+    require_one_action(d, where);
     if (d.size() != 1 + action_keys(d))
       throw py::value_error(where + " has keys that are not time, state, the action, weight (add_parameter) or from "
                                     "and to (move)");
@@ -208,8 +218,7 @@ void fill_crossings(problem_values<T>& v, const py::object& crossings, const ele
       else if (dir == "either") c.direction = crossing_direction::either;
       else throw py::value_error(where + "[\"direction\"] must be 'up', 'down' or 'either', got '" + dir + "'");
     }
-    const bool acts = d.contains("add") || d.contains("set") || d.contains("scale") || d.contains("add_parameter") ||
-                      d.contains("set_parameter") || d.contains("move");
+    const bool acts = action_count(d) > 0;
     if (d.contains("stop")) {
       ++keys;
       c.stop = d["stop"].cast<bool>();
