@@ -50,7 +50,7 @@ using group_decays::decays;
 template <class M, class Policy = fx::cuda::thread_per_trajectory, class Method, class T = typename M::scalar>
 void device_against_host(result& r, const std::string& what, Method method, const fx::ode_problem<T>& pr,
                          std::size_t B, const std::vector<T>& x0, const std::vector<T>& p, double tol,
-                         std::vector<T>* device_saved = nullptr) {
+                         std::vector<T>* device_saved = nullptr, int step_spread = 2) {
   constexpr std::size_t n = M::n_states;
   const std::size_t n_save = pr.save_times.size();
   const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
@@ -70,11 +70,12 @@ void device_against_host(result& r, const std::string& what, Method method, cons
   for (std::size_t b = 0; b < B; ++b) {
     status_mismatch += dst[b] != host.status[b] || dst[b] != fx::solve_status::success;
     const int d = dstat[b].accepted - host.stats[b].accepted;
-    far_steps += d > 2 || d < -2;
+    far_steps += d > step_spread || d < -step_spread;
   }
   if (status_mismatch) r.failures.push_back(what + ": " + std::to_string(status_mismatch) + " statuses differ or failed");
   if (far_steps)
-    r.failures.push_back(what + ": " + std::to_string(far_steps) + " trajectories took more than 2 steps more or fewer");
+    r.failures.push_back(what + ": " + std::to_string(far_steps) + " trajectories took more than " +
+                         std::to_string(step_spread) + " steps more or fewer");
   if (!bitwise_equal(dx.download(), x0) || !bitwise_equal(dp.download(), p))
     r.failures.push_back(what + ": the device inputs were modified");
   if (device_saved) *device_saved = ds;
@@ -83,7 +84,7 @@ void device_against_host(result& r, const std::string& what, Method method, cons
   if (n_save > 0) {
     fx::ode_problem<T> bare = pr;
     bare.save_times = {};
-    device_against_host<M, Policy>(r, what + " without save times", method, bare, B, x0, p, tol);
+    device_against_host<M, Policy>(r, what + " without save times", method, bare, B, x0, p, tol, nullptr, step_spread);
   }
 }
 
@@ -160,7 +161,9 @@ result ensembles_match_host() {
     const fx::ode_problem<T> pr{.t0 = 0, .t1 = 3, .save_times = ts, .rtol = T(f64 ? 1e-9 : 1e-5),
                                 .atol = T(f64 ? 1e-10 : 1e-6), .crossings = std::span(&bounce, 1)};
     const auto both = [&](auto method, const char* what) {
-      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3);
+      // In float each bounce's rounding (fused multiply-adds on the device)
+      // moves the steps after it: up to 2 steps a bounce, 5 bounces or so.
+      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3, nullptr, f64 ? 2 : 10);
       const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
                                             fx::soa(std::span<const T>(p)));
       device_buffer<T> dx(x0), dp(p), saved(ts.size() * 2 * B), fin(2 * B), first(B);

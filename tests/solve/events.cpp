@@ -209,6 +209,33 @@ TEMPLATE_TEST_CASE("a rate switched on a date, and a pulse moving a fraction bet
   }
 }
 
+TEST_CASE("after an event the first step is estimated afresh, not the problem's first step") {
+  // In float at t = 1000, the problem's first step 1e-6 is below the time's
+  // resolution (16 eps t = 2e-3): restarting with it would end the
+  // trajectory with step_too_small.
+  using M = fx::compiled<dosing::model, float>;
+  fx::timed_events<float> ev;
+  ev.add(1000.0f, 0, 1.0f);
+  const fx::ode_problem<float> pr{
+      .t0 = 0, .t1 = 2000, .rtol = 1e-5f, .atol = 1e-7f, .initial_step = 1e-6f, .events = ev};
+  const std::vector<float> x0(20, 1.0f), p = [] {
+    std::vector<float> v(40, 0.0f);
+    for (int b = 0; b < 20; ++b) v[std::size_t(b)] = 0.001f * float(1 + b);
+    return v;
+  }();
+  for (const bool lanes : {true, false}) {
+    fx::host::threads exec{1};
+    exec.simd_lanes = lanes;
+    const auto r = fx::host::integrate(M{}, fx::rodas5p{}, pr, 20, fx::soa(std::span<const float>(x0)),
+                                       fx::soa(std::span<const float>(p)), exec);
+    for (std::size_t b = 0; b < 20; ++b) {
+      REQUIRE(r.status[b] == fx::solve_status::success);
+      const double kk = p[b], e = (std::exp(-kk * 1000) + 1) * std::exp(-kk * 1000);
+      CHECK_THAT(r.final_value(0, b), WithinAbs(e, 1e-4));
+    }
+  }
+}
+
 TEST_CASE("events at t0 and at t1 change the first saved and the final state") {
   using M = fx::compiled<dosing::model, double>;
   fx::timed_events<double> ev;

@@ -96,13 +96,17 @@ struct adaptive_driver {
     const T h = T(100) * h0 < h1 ? T(100) * h0 : h1;
     return h < span ? h : span;
   }
-  // The first step from t (t0, or an event's time): the problem's, or the
-  // estimate above (f0 = f(t, y)).
+  // The first step from t (f0 = f(t, y)): at t0 the problem's, or the
+  // estimate above; after events (t > t0) the estimate from the new state
+  // whenever the steps are adaptive (a given first step is the one at t0: at
+  // t = 1000 in float, 1e-6 is below the time's resolution), the problem's
+  // for fixed steps.
   FLUXION_HOST_DEVICE static T first_step(const M& m, const ode_options<T>& o, T t, const T* p, std::ptrdiff_t ps,
                                           const T* y, const T* f0, T* y1, T* f1, solve_statistics& st) {
     const T span = o.t1 - t;
-    return o.initial_step > T(0) ? (o.initial_step < span ? o.initial_step : span)
-                                 : starting_step(m, o, t, p, ps, y, f0, y1, f1, span, st);
+    const bool given = o.initial_step > T(0) && (t == o.t0 || !o.adaptive);
+    return given ? (o.initial_step < span ? o.initial_step : span)
+                 : starting_step(m, o, t, p, ps, y, f0, y1, f1, span, st);
   }
 
   // Parameters are read by every stage of every step: a few dozen are copied
