@@ -162,8 +162,10 @@ result ensembles_match_host() {
                                 .atol = T(f64 ? 1e-10 : 1e-6), .crossings = std::span(&bounce, 1)};
     const auto both = [&](auto method, const char* what) {
       // In float each bounce's rounding (fused multiply-adds on the device)
-      // moves the steps after it: up to 2 steps a bounce, 5 bounces or so.
-      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3, nullptr, f64 ? 2 : 10);
+      // moves the crossing and the steps after it: 34 of 97 Rodas5P balls
+      // took more than 2 steps more or fewer on an H100; the states and the
+      // first bounce are compared, not the step counts.
+      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3, nullptr, f64 ? 2 : 1000);
       const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
                                             fx::soa(std::span<const T>(p)));
       device_buffer<T> dx(x0), dp(p), saved(ts.size() * 2 * B), fin(2 * B), first(B);
