@@ -84,7 +84,8 @@ void device_against_host(result& r, const std::string& what, Method method, cons
   if (n_save > 0) {
     fx::ode_problem<T> bare = pr;
     bare.save_times = {};
-    device_against_host<M, Policy>(r, what + " without save times", method, bare, B, x0, p, tol, nullptr, step_spread);
+    device_against_host<M, Policy>(r, what + " without save times", method, bare, B, x0, p, tol,
+                                   static_cast<std::vector<T>*>(nullptr), step_spread);
   }
 }
 
@@ -165,7 +166,8 @@ result ensembles_match_host() {
       // moves the crossing and the steps after it: 34 of 97 Rodas5P balls
       // took more than 2 steps more or fewer on an H100; the states and the
       // first bounce are compared, not the step counts.
-      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3, nullptr, f64 ? 2 : 1000);
+      device_against_host<M>(r, what, method, pr, B, x0, p, f64 ? 1e-7 : 1e-3, static_cast<std::vector<T>*>(nullptr),
+                             f64 ? 2 : 1000);
       const auto host = fx::host::integrate(M{}, method, pr, B, fx::soa(std::span<const T>(x0)),
                                             fx::soa(std::span<const T>(p)));
       device_buffer<T> dx(x0), dp(p), saved(ts.size() * 2 * B), fin(2 * B), first(B);
