@@ -397,7 +397,7 @@ TEMPLATE_TEST_CASE("a bouncing ball: each crossing of the floor reverses and dam
 TEST_CASE("a crossing's direction: x = sin t crosses 1/2 upwards at pi/6 and downwards at 5 pi/6") {
   using M = fx::compiled<sine, double>;
   ensemble<M> in{{0.0, 1.0}, {1.0}};
-  for (const auto [direction, t_cross] : {std::pair{fx::crossing_direction::up, std::numbers::pi / 6},
+  for (const auto& [direction, t_cross] : {std::pair{fx::crossing_direction::up, std::numbers::pi / 6},
                                           std::pair{fx::crossing_direction::down, 5 * std::numbers::pi / 6},
                                           std::pair{fx::crossing_direction::either, std::numbers::pi / 6}}) {
     const fx::crossing_event<double> c{.observable = 0, .level = 0.5, .direction = direction};

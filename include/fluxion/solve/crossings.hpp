@@ -45,6 +45,25 @@ struct crossing_found {
   T theta = 0;     // where in the step, t + theta h
 };
 
+// The crossing events of one trajectory that fired, and the time each
+// first fired, written where io says (NaN until it fires; nothing without a
+// buffer): kept by the adaptive driver and, per lane, by the host lanes.
+struct crossing_log {
+  std::uint32_t fired = 0;  // bit k: event k fired (at most max_crossings, 32)
+  template <class T>
+  FLUXION_HOST_DEVICE void begin(const ode_options<T>& o, const trajectory_io<T>& io) {
+    fired = 0;
+    if (io.crossing_times)
+      for (std::size_t k = 0; k < o.n_crossings; ++k)
+        io.crossing_times[std::ptrdiff_t(k) * io.crossing_stride] = quiet_nan<T>();
+  }
+  template <class T>
+  FLUXION_HOST_DEVICE void record(int k, T t, const trajectory_io<T>& io) {
+    if (io.crossing_times && !(fired >> k & 1u)) io.crossing_times[std::ptrdiff_t(k) * io.crossing_stride] = t;
+    fired |= std::uint32_t(1) << k;
+  }
+};
+
 // A step's crossings. state_at(theta, out) writes the step's dense output
 // at t + theta h into out (n values; theta = 1: the step's end); g values
 // at the start and end come from y and ynew.

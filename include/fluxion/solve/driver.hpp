@@ -38,7 +38,6 @@
 //   save times.
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <type_traits>
 
 #include <fluxion/config/macros.hpp>
@@ -148,11 +147,8 @@ struct adaptive_driver {
     detail::save_cursor<T, saves> saved(o);
     detail::event_cursor<T, detail::takes_events<M>> events(o);
     events.apply_due(m, t, y, p, ps);
-    std::uint32_t fired = 0;  // the crossing events that fired (their first time recorded)
-    if constexpr (crossings)
-      if (io.crossing_times)
-        for (std::size_t k = 0; k < o.n_crossings; ++k)
-          io.crossing_times[std::ptrdiff_t(k) * io.crossing_stride] = detail::quiet_nan<T>();
+    detail::crossing_log crossed_log;
+    if constexpr (crossings) crossed_log.begin(o, io);
     saved.reached(o, sink, n, t, detail::vector_values<T>{y});
 
     detail::step_control<T> control;
@@ -204,9 +200,7 @@ struct adaptive_driver {
         if (crossed) {
           restart = true;
           const crossing_event<T>& e = o.crossings[cross.event];
-          if (io.crossing_times && !(fired >> cross.event & 1u))
-            io.crossing_times[std::ptrdiff_t(cross.event) * io.crossing_stride] = t;
-          fired |= std::uint32_t(1) << cross.event;
+          crossed_log.record(cross.event, t, io);
           if (e.stop) {
             saved.reached(o, sink, n, t, detail::vector_values<T>{y});
             return false;  // the trajectory ends here: success

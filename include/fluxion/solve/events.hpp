@@ -143,8 +143,8 @@ FLUXION_HOST_DEVICE void apply_event_transposed(const timed_event<T>& e, T* zbar
 // state: sensitivities) says how; a compiled model (and one with its
 // observables accumulated, whose states follow the model's) takes the map
 // on its flat state. A system that says neither does not take events, and
-// its drivers compile without their code (the entry points refuse a
-// problem with events for it).
+// its drivers compile without their code; every system the library
+// integrates says one or the other.
 template <class M>
 concept has_event_member = requires(const M& m, const timed_event<typename M::scalar>& e, typename M::scalar* z,
                                     const typename M::scalar* p) { m.apply_event(e, z, p, std::ptrdiff_t(1)); };

@@ -9,7 +9,6 @@
 // (success or not) takes the next trajectory of the range, so lanes stay
 // busy until the range runs dry. Host only.
 #include <cstddef>
-#include <cstdint>
 
 #include <fluxion/exec/lanes.hpp>
 #include <fluxion/solve/crossings.hpp>
@@ -45,7 +44,7 @@ class lane_ensemble {
     std::size_t trajectory = 0;
     save_cursor<T> saved;
     event_cursor<T> events;
-    std::uint32_t fired = 0;  // its crossing events that fired (their first time recorded)
+    crossing_log crossed;
     step_control<T> control;
     solve_status status = solve_status::success;
     solve_statistics stats{};
@@ -102,11 +101,10 @@ class lane_ensemble {
       const std::size_t b = next++;
       const trajectory_io<T> t_io = io(b);
       lane& ln = lanes_[w] = lane{
-          .busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .events = event_cursor<T>(o_), .control = {}};
+          .busy = true, .trajectory = b, .saved = save_cursor<T>(o_), .events = event_cursor<T>(o_), .crossed = {},
+          .control = {}};
       for (int i = 0; i < n; ++i) y_[i][w] = t_io.x0[std::ptrdiff_t(i) * t_io.x0_stride];
-      if (t_io.crossing_times)
-        for (std::size_t k = 0; k < o_.n_crossings; ++k)
-          t_io.crossing_times[std::ptrdiff_t(k) * t_io.crossing_stride] = quiet_nan<T>();
+      ln.crossed.begin(o_, t_io);
       for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = t_io.p[std::ptrdiff_t(j) * t_io.p_stride];
       t_[w] = o_.t0;
       apply_events(w);
@@ -143,14 +141,14 @@ class lane_ensemble {
   // after events): f there, the first step, a fresh step control.
   void restart(std::size_t w) {
     lane& ln = lanes_[w];
-    T y[n], p[np], f0[n], y1[n], f1[n];
-    for (int i = 0; i < n; ++i) y[i] = y_[i][w];
-    for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
-    m_.rhs(t_[w], y, 1, p, 1, f0, 1);
-    ++ln.stats.rhs_evaluations;
-    ln.control = step_control<T>{};
-    ln.control.h = scalar_driver::first_step(m_, o_, t_[w], p, 1, y, f0, y1, f1, ln.stats);
-    step_.start(w, f0, ln.stats);
+    on_lane(w, [&](T* y, const T* p) {
+      T f0[n], y1[n], f1[n];
+      m_.rhs(t_[w], y, 1, p, 1, f0, 1);
+      ++ln.stats.rhs_evaluations;
+      ln.control = step_control<T>{};
+      ln.control.h = scalar_driver::first_step(m_, o_, t_[w], p, 1, y, f0, y1, f1, ln.stats);
+      step_.start(w, f0, ln.stats);
+    });
   }
 
   // After an attempt whose error is err (n err^2), lane w's decisions
@@ -201,9 +199,7 @@ class lane_ensemble {
       if (crossed) {
         events_now = true;
         const crossing_event<T>& e = o_.crossings[cross.event];
-        if (io.crossing_times && !(ln.fired >> cross.event & 1u))
-          io.crossing_times[std::ptrdiff_t(cross.event) * io.crossing_stride] = t_now;
-        ln.fired |= std::uint32_t(1) << cross.event;
+        ln.crossed.record(cross.event, t_now, io);
         if (e.stop) {
           ln.saved.reached(o_, sink, n, t_now, vector_values<L>{y_, w});
           return false;  // the end: success
