@@ -5,7 +5,8 @@
 // Rodas5P and Rosenbrock23 on Robertson with per-trajectory rate constants;
 // Tsit5 and Vern7 a warp a trajectory on Lorenz and on ten decays with an alias;
 // saved and final states, statuses and step counts, with and without events
-// at given times; bouncing balls (crossing events, Tsit5 and Rodas5P) and
+// at given times and with an input from data (a parameter a table drives);
+// bouncing balls (crossing events, Tsit5 and Rodas5P) and
 // their first bounce's time; a bad problem and bad buffers refused before launch with
 // the outputs untouched.
 #include "cases.hpp"
@@ -129,6 +130,16 @@ result ensembles_match_host() {
     device_against_host<M>(r, "lorenz vern7 with events", fx::vern7{}, with_events, B, x0, p, f64 ? 1e-6 : 1e-2);
     device_against_host<M, warp>(r, "lorenz tsit5 with events, a warp a trajectory", fx::tsit5{}, with_events, B,
                                  x0, p, f64 ? 1e-6 : 1e-2);
+    // An input from data (a parameter a table drives): rho (p[1]) 28, then 20
+    // from t = 0.4, in the thread's registers and in the warp's shared memory.
+    const std::vector<T> rho_times = {T(0), T(0.4)}, rho_values = {T(28), T(20)};
+    fx::timed_events<T> input;
+    input.piecewise_constant(1, rho_times, rho_values);
+    fx::ode_problem<T> with_input = pr;
+    with_input.events = input;
+    device_against_host<M>(r, "lorenz tsit5 with an input", fx::tsit5{}, with_input, B, x0, p, f64 ? 1e-6 : 1e-2);
+    device_against_host<M, warp>(r, "lorenz tsit5 with an input, a warp a trajectory", fx::tsit5{}, with_input, B,
+                                 x0, p, f64 ? 1e-6 : 1e-2);
   }
   // Ten decays with an alias, a warp a trajectory.
   {
@@ -219,6 +230,14 @@ result ensembles_match_host() {
                            f64 ? 1e-8 : 1e-3);
     device_against_host<M>(r, "robertson rosenbrock23 with events", fx::rosenbrock23{}, with_events, B, x0, p,
                            f64 ? 1e-8 : 1e-3);
+    // An input: k1 (p[0]) 0.04, then 0.02 from t = 500.
+    const std::vector<T> k1_times = {T(0), T(500)}, k1_values = {T(0.04), T(0.02)};
+    fx::timed_events<T> input;
+    input.piecewise_constant(0, k1_times, k1_values);
+    fx::ode_problem<T> with_input = pr;
+    with_input.events = input;
+    device_against_host<M>(r, "robertson rodas5p with an input", fx::rodas5p{}, with_input, B, x0, p,
+                           f64 ? 1e-8 : 1e-3);
 
     // Refused before launch, outputs untouched: a host pointer, a short output, a bad problem.
     device_buffer<T> dx(x0), dp(p), fin(3 * B);
@@ -265,7 +284,7 @@ result ensembles_match_host() {
     if (!bitwise_equal(fin.download(), sentinel)) r.failures.push_back("a refused integration wrote its output");
   }
   r.summary = "Lorenz (Tsit5, Vern7; a thread and a warp a trajectory), ten decays (a warp) and Robertson (Rodas5P, Rosenbrock23) ensembles on the device == host, statuses and "
-              "steps alike, y1(40) as the test set; with events at given times too (a thread and a warp a trajectory), bouncing balls (crossings; refused a warp a trajectory) and their first bounces; bad calls refused before launch";
+              "steps alike, y1(40) as the test set; with events at given times and inputs from data too (a thread and a warp a trajectory), bouncing balls (crossings; refused a warp a trajectory) and their first bounces; bad calls refused before launch";
   return r;
 }
 

@@ -293,6 +293,50 @@ def test_events_refused(seir_module):
         m.integrate(x0, p, t_span=(0.0, 5.0), events=[{"time": 1.0, "state": "S", "add_parameter": "dose"}])
 
 
+@pytest.mark.parametrize("method", ["tsit5", "rodas5p"])
+def test_inputs_from_data(seir_module, backend, dtype, method):
+    """beta driven by a table (0.6 from before t0, 0.25 from day 8, 0.4 from
+    day 14.5: a lockdown and its easing), the trajectories' own beta ignored:
+    the saved states against the oracle integrated segment by segment with
+    beta set by hand; the caller's parameters unchanged."""
+    m = seir_module
+    x0, p, _, _, _ = seir_case(dtype)
+    times, values = [-5.0, 8.0, 14.5], [0.6, 0.25, 0.4]
+    own = p.copy()
+    own[:, 0] = 99.0  # never read: the table drives beta from t0 on
+    xd, pd = backend.asarray(x0, dtype), backend.asarray(own, dtype)
+    tol = 1e-6 if dtype == np.float32 else 1e-10
+    r = m.integrate(xd, pd, t_span=(0.0, DAYS[-1]), save_times=DAYS, method=method, rtol=tol, atol=tol,
+                    inputs=[{"parameter": "beta", "times": times, "values": values}])
+    assert (backend.asnumpy(r.status) == 0).all()
+    assert (backend.asnumpy(pd) == own).all()
+    x, t, out, pending = x0.astype(np.float64), 0.0, [], list(DAYS)
+    for k, end in enumerate([8.0, 14.5, DAYS[-1]]):
+        q = p.astype(np.float64).copy()
+        q[:, 0] = values[k]
+        here = [s - t for s in pending if s < end]
+        pending = [s for s in pending if s >= end]
+        saved, x = oracle.integrate(x, q, end - t, here + [end - t], steps_per_unit=50, f=oracle.seir_rhs)
+        out += [saved[:, j] for j in range(len(here))]
+        t = end
+    want = np.stack(out + [x for _ in pending], axis=1)
+    rel = 1e-4 if dtype == np.float32 else 1e-7
+    np.testing.assert_allclose(backend.asnumpy(r.saved), want, rtol=rel, atol=rel * 1e5)
+
+
+def test_inputs_refused(seir_module):
+    m = seir_module
+    x0, p, _, _, _ = seir_case(np.float64)
+    with pytest.raises(ValueError, match=r"inputs\[0\] must be \{'parameter', 'times', 'values'\}"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "beta", "times": [0.0]}])
+    with pytest.raises(ValueError, match=r"inputs\[0\]: the model has no parameter named 'temperature'"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "temperature", "times": [0.0], "values": [1.0]}])
+    with pytest.raises(ValueError, match=r"inputs\[0\]: .*times that do not increase at point 1"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "beta", "times": [0.0, 0.0], "values": [1, 2]}])
+    with pytest.raises(ValueError, match="an input's table must start at or before t0"):
+        m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "beta", "times": [1.0], "values": [0.5]}])
+
+
 def test_log_density_terms(seir_module, backend, dtype):
     """terms='observations': each day's term against the oracle's, and the
     series' sum, as arrays of the inputs' kind; terms='series': the sums alone."""

@@ -13,6 +13,7 @@
 #include <fluxion/solve/cooperative.hpp>
 
 #include <barrier>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -214,6 +215,31 @@ TEMPLATE_TEST_CASE("a group integrates decays as one thread does, and as their c
       CHECK(std::abs(double(r.final_state[4]) - y4) <= tol * (1 + y4));
       CHECK(std::abs(double(r.final_state[2]) - y2) <= tol * (1 + y2));
       CHECK(std::abs(double(r.final_state[0]) - y0) <= tol * (1 + y0));
+    }
+  }
+  SECTION("an input from data: c (p[10], in shared memory) driven piecewise constant") {
+    // c = 1.5 until t = 0.8, then 0.5: y_i(t) = y_i(0) e^{-k_i C(t)}, C the
+    // integral of c, written by hand.
+    const std::vector<T> times = {T(0), T(0.8)}, values = {T(1.5), T(0.5)};
+    fx::timed_events<T> ev;
+    ev.piecewise_constant(10, times, values);
+    pr.events = ev;
+    std::vector<T> nonsense = p;
+    nonsense[10] = T(99);  // the trajectory's own c, never read
+    const auto alone = run_alone<fx::tsit5>(M{}, pr, x0, nonsense);
+    REQUIRE(alone.status == fx::solve_status::success);
+    const auto one = run_shared<fx::tsit5, 1>(M{}, pr, x0, nonsense);
+    CHECK(same_bits(one.saved, alone.saved));
+    for (const auto& r : {run_shared<fx::tsit5, 3>(M{}, pr, x0, nonsense), run_shared<fx::tsit5, 7>(M{}, pr, x0, nonsense)}) {
+      REQUIRE(r.status == fx::solve_status::success);
+      require_close(r.saved, alone.saved, rtol, T(1e-6));
+      for (std::size_t s = 0; s < ts.size(); ++s)
+        for (int j = 0; j < 10; ++j) {
+          const double t = double(ts[s]), integral = 1.5 * std::min(t, 0.8) + 0.5 * std::max(t - 0.8, 0.0);
+          const double exact = double(x0[std::size_t(j)]) * std::exp(-double(p[std::size_t(j)]) * integral);
+          INFO("save time " << s << ", state " << j);
+          REQUIRE(std::abs(double(r.saved[s * 10 + std::size_t(j)]) - exact) <= 10 * double(rtol) * (1 + exact));
+        }
     }
   }
   SECTION("without save times") {

@@ -641,6 +641,7 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
   refuse_crossings(pr, "a log-density");
+  refuse_inputs(pr, "a log-density");
   check_problem(pr, M::n_states, M::n_params);
   series_checker<M> check_one{data, pr.save_times.size(), pr.t0, pr.t1};
   lik.each_on_host(check_one);

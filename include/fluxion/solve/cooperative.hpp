@@ -78,6 +78,11 @@ struct shared_state_system {
   // writes its share to x, all compute the changed component's new value
   // from x and the parameters, and its owner keeps it.
   FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* xl, const T*, std::ptrdiff_t) const {
+    if (e.sets_param >= 0) {  // every member writes the same value to the shared copy
+      detail::set_driven_param(e, p, 1);
+      group.sync();
+      return;
+    }
     for (int j = 0; j < int(n_states); ++j)
       if (component(j) < model_states) x[component(j)] = xl[j];
     group.sync();

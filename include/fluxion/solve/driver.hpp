@@ -110,6 +110,8 @@ struct adaptive_driver {
 
   // Parameters are read by every stage of every step: a few dozen are copied
   // once into registers (on a GPU, a strided global read per use otherwise).
+  // Inputs from data set parameters (solve/events.hpp): then they are always
+  // the integration's own copy, never the caller's buffer.
   static constexpr int np = int(M::n_params);
   static constexpr int max_cached_params = 32;
 
@@ -126,6 +128,13 @@ struct adaptive_driver {
       T cached[np];
       for (int j = 0; j < np; ++j) cached[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
       return integrate(m, o, io, cached, 1, st, sink);
+    } else if constexpr (np > 0 && detail::takes_events<M>) {
+      if (o.sets_params) {
+        T own[np];
+        for (int j = 0; j < np; ++j) own[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
+        return integrate(m, o, io, own, 1, st, sink);
+      }
+      return integrate(m, o, io, io.p, io.p_stride, st, sink);
     } else {
       return integrate(m, o, io, io.p, io.p_stride, st, sink);
     }

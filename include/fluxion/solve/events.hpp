@@ -33,9 +33,26 @@
 // M::layout::state::offset(A)). A changed parameter is written as a state
 // whose derivative is 0 and which an event sets: the equations read it like
 // a parameter and its sensitivities stay exact.
+//
+// Inputs from data (a temperature, a mobility index, a school calendar) are
+// parameters that a table drives: the equations read them like any
+// parameter, and at each of the table's times an event sets them to the
+// value of the interval that starts there, so the integration stops and
+// restarts at every breakpoint and no step straddles one.
+//
+//   ev.piecewise_constant(school, days, open);        // p[school] = open[i] on [days[i], days[i+1])
+//   ev.piecewise_linear(temp, temp_slope, days, c);   // the model reads temp + temp_slope * fx::t
+//
+// A driven parameter's value is the table's on all of [t0, t1] (its first
+// time must be at or before t0; times before t0 and after t1 are allowed),
+// so the trajectory's own value of it is never read: its derivatives
+// (sensitivity columns, log-density gradient entries) are exactly zero.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <fluxion/config/macros.hpp>
@@ -52,6 +69,10 @@ struct timed_event {
   T param_weight = 0;
   int source = -1;  // flat state index, or -1 for none
   T source_weight = 0;
+  // >= 0: the event sets a parameter driven by an input from data,
+  // p[sets_param] <- shift, and changes no state (the fields above but time
+  // and shift unused).
+  int sets_param = -1;
 };
 
 // A list of events kept in time order (events of one time in the order
@@ -78,6 +99,36 @@ class timed_events {
     event({time, to, T(1), T(0), -1, T(0), from, fraction});
     return event({time, from, T(1) - fraction, T(0)});
   }
+  // An input from data, piecewise constant: p[param] = values[i] from
+  // times[i] on (times strictly increasing; the last value holds after the
+  // last time).
+  timed_events& piecewise_constant(int param, std::span<const T> times, std::span<const T> values) {
+    check_table(times, values, 1);
+    for (std::size_t i = 0; i < times.size(); ++i) set_param(times[i], param, values[i]);
+    return *this;
+  }
+  // An input from data, linear between the points (times[i], values[i]),
+  // read by the model as level + slope * t (two parameters it declares): on
+  // [times[i], times[i+1]] level and slope are set to the line through the
+  // two points, after the last time to values.back() and 0. At least two
+  // points, times strictly increasing.
+  timed_events& piecewise_linear(int level, int slope, std::span<const T> times, std::span<const T> values) {
+    check_table(times, values, 2);
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      const bool last = i + 1 == times.size();
+      // The line in double: level = v_i - slope t_i loses less when T is float.
+      const double b = last ? 0.0 : (double(values[i + 1]) - double(values[i])) / (double(times[i + 1]) - double(times[i]));
+      set_param(times[i], level, T(double(values[i]) - b * double(times[i])));
+      set_param(times[i], slope, T(b));
+    }
+    return *this;
+  }
+  // p[param] = value from `time` on (an input's breakpoint).
+  timed_events& set_param(T time, int param, T value) {
+    timed_event<T> e{time, -1, T(1), value};
+    e.sets_param = param;
+    return event(e);
+  }
   // Any event; placed after the events of its time already given.
   timed_events& event(const timed_event<T>& e) {
     const auto at = std::upper_bound(list_.begin(), list_.end(), e.time,
@@ -91,6 +142,22 @@ class timed_events {
 
  private:
   std::vector<timed_event<T>> list_;
+
+  static void check_table(std::span<const T> times, std::span<const T> values, std::size_t at_least) {
+    const std::string what = "fluxion::timed_events: an input's table ";
+    if (times.size() != values.size())
+      throw std::invalid_argument(what + "has " + std::to_string(times.size()) + " times and " +
+                                  std::to_string(values.size()) + " values");
+    if (times.size() < at_least)
+      throw std::invalid_argument(what + "needs at least " + std::to_string(at_least) + " points, got " +
+                                  std::to_string(times.size()));
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      if (!std::isfinite(double(times[i])) || !std::isfinite(double(values[i])))
+        throw std::invalid_argument(what + "has a time or value that is not finite at point " + std::to_string(i));
+      if (i > 0 && !(times[i] > times[i - 1]))
+        throw std::invalid_argument(what + "has times that do not increase at point " + std::to_string(i));
+    }
+  }
 };
 
 // An event when an observable crosses a level (a state-dependent event):
@@ -112,8 +179,10 @@ struct crossing_event {
 namespace detail {
 
 // The event's map on a state vector z (stride 1, the values just before).
+// An event that sets a parameter changes no state (apply_event sets it).
 template <class T>
 FLUXION_HOST_DEVICE void apply_event_to_state(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) {
+  if (e.sets_param >= 0) return;
   T v = e.scale * z[e.state] + e.shift;
   if (e.param >= 0) v += e.param_weight * p[std::ptrdiff_t(e.param) * ps];
   if (e.source >= 0) v += e.source_weight * z[e.source];
@@ -123,6 +192,7 @@ FLUXION_HOST_DEVICE void apply_event_to_state(const timed_event<T>& e, T* z, con
 // parameters first, so parameter k's column is k).
 template <class T>
 FLUXION_HOST_DEVICE void apply_event_to_column(const timed_event<T>& e, T* s, int column) {
+  if (e.sets_param >= 0) return;
   T v = e.scale * s[e.state];
   if (e.source >= 0) v += e.source_weight * s[e.source];
   if (e.param >= 0 && column == e.param) v += e.param_weight;
@@ -132,6 +202,7 @@ FLUXION_HOST_DEVICE void apply_event_to_column(const timed_event<T>& e, T* s, in
 // becomes dL/dz before it, pbar (dL/dp) gains the parameter's share.
 template <class T>
 FLUXION_HOST_DEVICE void apply_event_transposed(const timed_event<T>& e, T* zbar, T* pbar) {
+  if (e.sets_param >= 0) return;  // data: no derivative passes through it
   const T after = zbar[e.state];
   zbar[e.state] = e.scale * after;
   if (e.source >= 0) zbar[e.source] += e.source_weight * after;
@@ -151,10 +222,20 @@ concept has_event_member = requires(const M& m, const timed_event<typename M::sc
 template <class M>
 inline constexpr bool takes_events = has_event_member<M> || requires { typename M::layout; };
 
+// A driven parameter's new value. The parameters an integration reads are
+// its own copy whenever the problem has such events (ode_options::sets_params:
+// the driver's registers, the lanes' arrays, a group's shared memory), never
+// the caller's buffer, so the write is to memory the integration owns.
+template <class T>
+FLUXION_HOST_DEVICE void set_driven_param(const timed_event<T>& e, const T* p, std::ptrdiff_t ps) {
+  const_cast<T*>(p)[std::ptrdiff_t(e.sets_param) * ps] = e.shift;  // NOLINT: see above
+}
+
 template <class M>
 FLUXION_HOST_DEVICE void apply_event(const M& m, const timed_event<typename M::scalar>& e, typename M::scalar* z,
                                      const typename M::scalar* p, std::ptrdiff_t ps) {
   if constexpr (has_event_member<M>) m.apply_event(e, z, p, ps);
+  else if (e.sets_param >= 0) set_driven_param(e, p, ps);
   else apply_event_to_state(e, z, p, ps);
 }
 

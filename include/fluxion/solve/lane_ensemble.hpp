@@ -118,7 +118,8 @@ class lane_ensemble {
     idle(w);
   }
 
-  // f(y, p) on lane w's state and parameters, its state written back.
+  // f(y, p) on lane w's state and parameters, both written back (an input's
+  // event sets a parameter).
   template <class F>
   void on_lane(std::size_t w, const F& f) {
     T y[n], p[np];
@@ -126,6 +127,7 @@ class lane_ensemble {
     for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
     f(y, static_cast<const T*>(p));
     for (int i = 0; i < n; ++i) y_[i][w] = y[i];
+    for (int j = 0; j < int(M::n_params); ++j) p_[j][w] = p[j];
   }
   // Lane w's events due at its time, on its state.
   void apply_events(std::size_t w) {

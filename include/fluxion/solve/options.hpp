@@ -23,6 +23,7 @@ struct ode_options {
   bool step_to_save_times = false;  // true: steps end on save times instead of interpolating there
   const timed_event<T>* events = nullptr;  // in time order, inside [t0, t1] (solve/events.hpp)
   std::size_t n_events = 0;
+  bool sets_params = false;  // some events set parameters (inputs): the integration reads its own copy of them
   const crossing_event<T>* crossings = nullptr;  // at most max_crossings (solve/crossings.hpp)
   std::size_t n_crossings = 0;
 };

@@ -4,12 +4,14 @@
 // and the step budget. Checked before any work: a bad problem raises
 // fluxion::problem_error naming what is wrong; bad buffers raise
 // fluxion::layout_error, as for the evaluators.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstddef>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fluxion/solve/driver.hpp>
 
@@ -32,7 +34,7 @@ struct ode_problem {
   long long max_steps = 100000;            // accepted + rejected steps per trajectory, at most 1e8
   bool adaptive = true;                    // false: fixed steps of initial_step (which must then be given)
   bool step_to_save_times = false;         // true: steps end on save times (no interpolation there)
-  std::span<const timed_event<T>> events = {};  // in time order, inside [t0, t1] (solve/events.hpp)
+  std::span<const timed_event<T>> events = {};  // in time order, inside [t0, t1] but inputs' (solve/events.hpp)
   std::span<const crossing_event<T>> crossings = {};  // when an observable crosses a level (solve/events.hpp)
 };
 
@@ -50,6 +52,15 @@ inline std::string number_text_of(double v) {
 template <class T>
 std::string event_fault(const timed_event<T>& e, std::size_t n_states, std::size_t n_params) {
   using detail::number_text_of;
+  if (e.sets_param >= 0) {  // an input's breakpoint: a parameter and its value
+    if (std::size_t(e.sets_param) >= n_params)
+      return "sets parameter " + std::to_string(e.sets_param) + ", which is not among the " +
+             std::to_string(n_params) + " parameters of the model";
+    if (!std::isfinite(double(e.shift)))
+      return "sets a parameter to a value that is not finite (" + number_text_of(double(e.shift)) + ")";
+    return {};
+  }
+  if (e.sets_param < -1) return "sets parameter " + std::to_string(e.sets_param) + " (-1: none)";
   // (Copies: `e.state < 0` would parse as fluxion::state<...>.)
   const int state = e.state, source = e.source, param = e.param;
   if (state < 0 || std::size_t(state) >= n_states)
@@ -69,17 +80,21 @@ std::string event_fault(const timed_event<T>& e, std::size_t n_states, std::size
 
 // The events: at finite times in [t0, t1], in time order, each naming a
 // state (and a source state, a parameter) the model has, with finite
-// coefficients.
+// coefficients. An input's breakpoints (events that set a parameter) may
+// lie outside [t0, t1], but each driven parameter's first one must be at or
+// before t0: its value is the table's on the whole span.
 template <class T>
 void check_events(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_params) {
   using detail::number_text_of;
   if (pr.events.data() == nullptr && !pr.events.empty())
     throw problem_error("fluxion: events is a null pointer with a length of " + std::to_string(pr.events.size()) +
                         " (no event can be read)");
+  std::vector<bool> driven(n_params, false);
   for (std::size_t k = 0; k < pr.events.size(); ++k) {
     const timed_event<T>& e = pr.events[k];
     const std::string which = "fluxion: event " + std::to_string(k);
-    if (!(e.time >= pr.t0 && e.time <= pr.t1))
+    const bool sets_param = e.sets_param >= 0;
+    if (sets_param ? !std::isfinite(double(e.time)) : !(e.time >= pr.t0 && e.time <= pr.t1))
       throw problem_error(which + " at time " + number_text_of(double(e.time)) + " lies outside the span [" +
                           number_text_of(double(pr.t0)) + ", " + number_text_of(double(pr.t1)) + "]");
     if (k > 0 && e.time < pr.events[k - 1].time)
@@ -88,7 +103,20 @@ void check_events(const ode_problem<T>& pr, std::size_t n_states, std::size_t n_
                           "): events must be in time order (fluxion::timed_events keeps them so)");
     const std::string fault = event_fault(e, n_states, n_params);
     if (!fault.empty()) throw problem_error(which + " " + fault);
+    if (sets_param && !driven[std::size_t(e.sets_param)]) {
+      if (e.time > pr.t0)
+        throw problem_error(which + " first sets parameter " + std::to_string(e.sets_param) + " at time " +
+                            number_text_of(double(e.time)) + ", after t0 = " + number_text_of(double(pr.t0)) +
+                            ": an input's table must start at or before t0");
+      driven[std::size_t(e.sets_param)] = true;
+    }
   }
+}
+
+// Whether some event sets a parameter (an input from data drives it).
+template <class T>
+bool sets_params(std::span<const timed_event<T>> events) {
+  return std::any_of(events.begin(), events.end(), [](const timed_event<T>& e) { return e.sets_param >= 0; });
 }
 
 // The crossing events: at most max_crossings, each on an observable the
@@ -116,6 +144,8 @@ void check_crossings(const ode_problem<T>& pr, std::size_t n_states, std::size_t
     const int d = int(c.direction);
     if (d < -1 || d > 1) throw problem_error(which + " has a direction that is not up, down or either");
     if (!c.stop) {
+      if (c.change.sets_param >= 0)
+        throw problem_error(which + "'s change sets a parameter: an input's breakpoints are events at given times");
       const std::string fault = event_fault(c.change, n_states, n_params);
       if (!fault.empty()) throw problem_error(which + "'s change " + fault);
     }
@@ -131,6 +161,18 @@ void refuse_crossings(const ode_problem<T>& pr, const char* what) {
     throw problem_error(std::string("fluxion: ") + what +
                         " does not take crossing events: its derivatives would miss how the crossing's time "
                         "moves with the parameters (events at given times are exact)");
+}
+
+// Refuses inputs from data (events that set parameters) for a computation
+// with derivatives (forward sensitivities, log-densities): `what` names it.
+// Their values and derivatives are not yet kept apart from those of the
+// parameters the inputs drive.
+template <class T>
+void refuse_inputs(const ode_problem<T>& pr, const char* what) {
+  if (sets_params(pr.events))
+    throw problem_error(std::string("fluxion: ") + what +
+                        " does not yet take inputs from data (events that set a parameter); an integration "
+                        "without derivatives does");
 }
 
 // Checks the problem for a model of n_states states, n_params parameters
@@ -205,6 +247,7 @@ ode_options<T> check_problem(const ode_problem<T>& pr, std::size_t n_states, std
   o.step_to_save_times = pr.step_to_save_times;
   o.events = pr.events.empty() ? nullptr : pr.events.data();
   o.n_events = pr.events.size();
+  o.sets_params = sets_params(pr.events);
   o.crossings = pr.crossings.empty() ? nullptr : pr.crossings.data();
   o.n_crossings = pr.crossings.size();
   return o;

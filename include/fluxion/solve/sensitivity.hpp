@@ -182,6 +182,7 @@ ode_problem<T> sensitivity_problem(const ode_problem<T>& pr, std::vector<T>& ato
   using S = sensitivity_system<M>;
   ode_problem<T> out = pr;
   refuse_crossings(pr, "an integration with sensitivities");
+  refuse_inputs(pr, "an integration with sensitivities");
   check_problem(pr, M::n_states, M::n_params);
   if (!pr.atol_per_state.empty()) {
     atol.assign(S::n_states, T(0));

@@ -171,14 +171,47 @@ inline std::vector<py::dict> dicts_of(const py::object& list, const char* what) 
   return out;
 }
 
+// Inputs from data (solve/events.hpp) from Python: a list of dicts, each
+// {"parameter", "times", "values"} (piecewise constant) or {"level",
+// "slope", "times", "values"} (piecewise linear, the model reading
+// level + slope * t), parameters by name or flat index.
+template <class T>
+void fill_inputs(timed_events<T>& list, const py::object& inputs, const element_names_of& names) {
+  if (inputs.is_none()) return;
+  const std::vector<py::dict> given = dicts_of(inputs, "inputs");
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    const py::dict& d = given[k];
+    const std::string where = "inputs[" + std::to_string(k) + "]";
+    const bool linear = d.contains("level") || d.contains("slope");
+    if (!d.contains("times") || !d.contains("values") ||
+        (linear ? !(d.contains("level") && d.contains("slope")) : !d.contains("parameter")) ||
+        d.size() != (linear ? 4u : 3u))
+      throw py::value_error(where + " must be {'parameter', 'times', 'values'} (piecewise constant) or {'level', "
+                                    "'slope', 'times', 'values'} (piecewise linear)");
+    const std::vector<T> times = host_values<T>(d["times"], (where + "[\"times\"]").c_str());
+    const std::vector<T> values = host_values<T>(d["values"], (where + "[\"values\"]").c_str());
+    try {
+      if (linear)
+        list.piecewise_linear(element_index(d["level"], names.parameters, "parameter", where),
+                              element_index(d["slope"], names.parameters, "parameter", where), times, values);
+      else
+        list.piecewise_constant(element_index(d["parameter"], names.parameters, "parameter", where), times, values);
+    } catch (const std::invalid_argument& e) {
+      throw py::value_error(where + ": " + e.what());
+    }
+  }
+}
+
 // Events from Python (solve/events.hpp): a list of dicts, each with "time"
 // and an action (add_action). Kept in time order, the events of one time in
 // the order given.
 template <class T>
-void fill_events(problem_values<T>& v, const py::object& events, const element_names_of& names) {
-  if (events.is_none()) return;
+void fill_events(problem_values<T>& v, const py::object& events, const py::object& inputs,
+                 const element_names_of& names) {
+  if (events.is_none() && inputs.is_none()) return;
   timed_events<T> list;
-  const std::vector<py::dict> given = dicts_of(events, "events");
+  fill_inputs(list, inputs, names);
+  const std::vector<py::dict> given = events.is_none() ? std::vector<py::dict>{} : dicts_of(events, "events");
   for (std::size_t k = 0; k < given.size(); ++k) {
     const py::dict& d = given[k];
     const std::string where = "events[" + std::to_string(k) + "]";
@@ -374,7 +407,7 @@ struct problem_settings {
   double rtol, atol, initial_step;
   long long max_steps;
   bool adaptive, step_to_save_times;
-  py::object events, crossings = py::none();
+  py::object events, crossings = py::none(), inputs = py::none();
 };
 
 // What integrate and log_density share: the arrays checked, the method and
@@ -392,7 +425,7 @@ py::object with_problem(const py::object& x0, const py::object& p, const std::st
     problem_values<T> pv;
     fill_problem(pv, s.t_span, s.save_times, s.rtol, s.atol, s.atol_per_state, s.initial_step, s.max_steps,
                  s.adaptive, s.step_to_save_times);
-    fill_events(pv, s.events, names);
+    fill_events(pv, s.events, s.inputs, names);
     fill_crossings(pv, s.crossings, names);
     return f(c, pv, how, pol);
   });
@@ -599,11 +632,11 @@ void define_solvers(py::module_& m) {
       [names](const py::object& x0, const py::object& p, const py::object& t_span, const py::object& save_times,
               const std::string& method_name, double rtol, double atol, const py::object& atol_per_state,
               double initial_step, long long max_steps, bool adaptive, bool step_to_save_times,
-              const py::object& events, const py::object& crossings, const std::string& policy,
-              const py::object& threads) {
+              const py::object& events, const py::object& crossings, const py::object& inputs,
+              const std::string& policy, const py::object& threads) {
         const detail::problem_settings settings{t_span,       save_times, atol_per_state, rtol,
                                                 atol,         initial_step, max_steps,    adaptive,
-                                                step_to_save_times, events, crossings};
+                                                step_to_save_times, events, crossings, inputs};
         return detail::with_problem<B>(
             x0, p, method_name, policy, false, settings, names,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
@@ -614,14 +647,18 @@ void define_solvers(py::module_& m) {
       py::arg("method") = "tsit5", py::arg("rtol") = 1e-6, py::arg("atol") = 1e-6,
       py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0, py::arg("max_steps") = 100000,
       py::arg("adaptive") = true, py::arg("step_to_save_times") = false, py::arg("events") = py::none(),
-      py::arg("crossings") = py::none(), py::arg("policy") = "thread", py::arg("threads") = py::none(),
+      py::arg("crossings") = py::none(), py::arg("inputs") = py::none(), py::arg("policy") = "thread",
+      py::arg("threads") = py::none(),
       "Integrates an ensemble, every trajectory with its own steps, from x0 (B, n_states) with parameters p "
       "(B, n_params) (either may be one row for all) over t_span, saving at save_times. events: a list of dicts "
       "{'time', 'state', and 'add', 'set', 'scale', 'add_parameter' (with 'weight') or 'set_parameter'} or "
       "{'time', 'move', 'from', 'to'}, states and parameters by name or flat index; the integration stops at each, "
       "and a save at its time reads the state after it. crossings: a list of dicts {'observable', 'level', "
       "'direction' ('up', 'down', 'either'), and 'stop': True or an action as events'}: where the observable "
-      "crosses the level the trajectory stops there or the action is applied. Returns a namespace "
+      "crosses the level the trajectory stops there or the action is applied. inputs: a list of dicts "
+      "{'parameter', 'times', 'values'} (piecewise constant) or {'level', 'slope', 'times', 'values'} (piecewise "
+      "linear, the model reading level + slope * t): parameters a table drives from its first time (at or before "
+      "t0) on; the integration stops at each of its times. Returns a namespace "
       "with saved (B, n_save, n_states), final (B, n_states), status (B,) int32, stats and crossing_times "
       "(B, n_crossings), the first time each crossing fired (NaN: never; None without crossings).");
   m.attr("has_log_density") = has_log_density<Spec>;
