@@ -152,3 +152,19 @@ TEST_CASE("a log-density refuses crossing events: their time's derivative is not
                                           fx::soa(std::span<const double>(th)), fx::discrete_adjoint{}),
                     ContainsSubstring("a log-density does not take crossing events"));
 }
+
+TEST_CASE("a log-density refuses inputs from data for now, by every strategy") {
+  // k (parameter 0) driven by a table: refused before any work, naming why.
+  fx::timed_events<double> ev;
+  ev.piecewise_constant(0, std::vector<double>{0.0, 4.0}, std::vector<double>{0.5, 0.2});
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 9.5, .save_times = ts, .events = ev};
+  const auto d = data();
+  const auto call = [&](auto... how) {
+    return fx::host::log_density(M{}, fx::tsit5{}, pr, observed, std::span<const fx::series_data<double>>(d),
+                                 fx::priors<>{}, B, fx::soa(std::span<const double>(x0)),
+                                 fx::soa(std::span<const double>(th)), how...);
+  };
+  CHECK_THROWS_WITH(call(), ContainsSubstring("a log-density does not yet take inputs from data"));
+  CHECK_THROWS_WITH(call(false), ContainsSubstring("a log-density does not yet take inputs from data"));
+  CHECK_THROWS_WITH(call(fx::discrete_adjoint{}), ContainsSubstring("a log-density does not yet take inputs from data"));
+}

@@ -45,8 +45,8 @@
 //
 // A driven parameter's value is the table's on all of [t0, t1] (its first
 // time must be at or before t0; times before t0 and after t1 are allowed),
-// so the trajectory's own value of it is never read: its derivatives
-// (sensitivity columns, log-density gradient entries) are exactly zero.
+// so the trajectory's own value of it is never read. Forward sensitivities
+// and log-densities do not take inputs yet (solve/problem.hpp, refuse_inputs).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
