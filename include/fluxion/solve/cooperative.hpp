@@ -78,8 +78,8 @@ struct shared_state_system {
   // writes its share to x, all compute the changed component's new value
   // from x and the parameters, and its owner keeps it.
   FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* xl, const T*, std::ptrdiff_t) const {
-    if (e.sets_param >= 0) {  // every member writes the same value to the shared copy
-      detail::set_driven_param(e, p, 1);
+    if (e.sets_param >= 0) {  // member 0 sets the shared copy; all read it after the sync
+      if (group.rank() == 0) detail::set_driven_param(e, p, 1);
       group.sync();
       return;
     }
