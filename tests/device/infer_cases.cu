@@ -5,8 +5,8 @@
 // complex step of a hand-written solver. An SEIR observed through a
 // negative binomial (exact, masked, right-, left- and interval-censored
 // points) and a log-normal series, with priors, 256 parameter sets; the
-// value-only path; series at their own times and events at given times by
-// every strategy; bad data and host pointers refused before launch with the
+// value-only path; series at their own times, events at given times and an
+// input from data by every strategy; bad data and host pointers refused before launch with the
 // outputs untouched.
 #include "cases.hpp"
 #include "device_support.hpp"
@@ -402,10 +402,10 @@ result log_densities_match_host() {
     }
     // Events at given times (solve/events.hpp), staged with the data: a
     // vaccination pulse (20% of S to R) on day 30 and 100 exposures imported
-    // on day 12.5; every strategy against the host.
-    {
-      fx::timed_events<T> ev;
-      ev.move(T(30), 0, 3, T(0.2)).add(T(12.5), 1, T(100));
+    // on day 12.5; then an input from data, beta (parameter 0: no prior, no
+    // observable reads it) 0.6, 0.3 from day 15 and 0.45 from day 40, its
+    // gradient entry 0; every strategy against the host.
+    const auto with_events_against_host = [&](const fx::timed_events<T>& ev, const std::string& label) {
       fx::ode_problem<T> with_events = pr;
       with_events.events = ev;
       std::vector<T> ev_v(B), ev_g(columns * B);
@@ -418,14 +418,27 @@ result log_densities_match_host() {
                               fx::log_density_buffers<T>{.value = v.span(), .gradients = g.span(), .status = status_k.span()},
                               how);
         sync();
-        compare(r, std::string("log-density with events (") + what + ")", v.download(), ev_v, tol);
-        compare(r, std::string("gradient with events (") + what + ")", g.download(), ev_g,
-                is_double ? 1e-6 : 3e-2);
+        compare(r, "log-density with " + label + " (" + what + ")", v.download(), ev_v, tol);
+        compare(r, "gradient with " + label + " (" + what + ")", g.download(), ev_g, is_double ? 1e-6 : 3e-2);
       };
       by(fx::cuda::thread_per_trajectory{}, "a thread a trajectory");
       by(fx::cuda::lane_per_column{}, "a lane a column");
       by(fx::discrete_adjoint{}, "the discrete adjoint");
-      if (ev_v == hv) r.failures.push_back("the events did not change the host's log-density");
+      if (ev_v == hv) r.failures.push_back("the " + label + " did not change the host's log-density");
+      return ev_g;
+    };
+    {
+      fx::timed_events<T> ev;
+      ev.move(T(30), 0, 3, T(0.2)).add(T(12.5), 1, T(100));
+      with_events_against_host(ev, "events");
+    }
+    {
+      const std::vector<T> times = {T(0), T(15), T(40)}, values = {T(0.6), T(0.3), T(0.45)};
+      fx::timed_events<T> input;
+      input.piecewise_constant(0, times, values);
+      const std::vector<T> g = with_events_against_host(input, "an input");
+      for (std::size_t b = 0; b < B; ++b)
+        if (g[b] != T(0)) r.failures.push_back("a driven parameter has a non-zero gradient entry on the host");
     }
     const auto host_k = fx::host::log_density(M{}, fx::tsit5{}, pr, lik_known, std::span(known), pri, B, xs_h, ps_h);
     // The sd parameter (5, under no prior) is not read: its column is zero.

@@ -335,6 +335,11 @@ def test_inputs_refused(seir_module):
         m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "beta", "times": [0.0, 0.0], "values": [1, 2]}])
     with pytest.raises(ValueError, match="an input's table must start at or before t0"):
         m.integrate(x0, p, t_span=(0.0, 5.0), inputs=[{"parameter": "beta", "times": [1.0], "values": [0.5]}])
+    # The SEIR's priors are on every parameter: a driven beta is data, not fitted.
+    _, _, counts, mask, _ = seir_case(np.float64)
+    with pytest.raises(ValueError, match="prior 0 is on parameter 0, which an input from data drives"):
+        m.log_density(x0, p, data=[{"values": counts, "mask": mask}], t_span=(0.0, DAYS[-1]), save_times=DAYS,
+                      inputs=[{"parameter": "beta", "times": [0.0], "values": [0.5]}])
 
 
 def test_log_density_terms(seir_module, backend, dtype):

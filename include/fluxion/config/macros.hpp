@@ -49,6 +49,20 @@
 #  define FLUXION_DEVICE_PASS 0
 #endif
 
+// A loop the compiler should unroll (a loop over a small array's
+// compile-time indices, which keeps the array in registers on a GPU).
+#if defined(__CUDA_ARCH__)
+#  define FLUXION_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#  define FLUXION_UNROLL  // nvcc's host pass: its front end knows no host compiler's unroll pragma
+#elif defined(__clang__)
+#  define FLUXION_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#  define FLUXION_UNROLL _Pragma("GCC unroll 16")
+#else
+#  define FLUXION_UNROLL
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #  define FLUXION_RESTRICT __restrict__
 #else

@@ -411,6 +411,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density(const M& m, const ode_op
   if constexpr (Gradient) {
     const bool graded = has_gradient(ok, sink.value);
     for (int j = 0; j < columns; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? sink.grad[j] : T(0);
+    zero_driven(o, grad_out, grad_stride);
   }
   return status;
 }
@@ -612,6 +613,51 @@ struct prior_checker {
   }
 };
 
+// Inputs from data (events that set parameters) reach a log-density
+// through the integration alone: the observables, the series' density
+// parameters and the priors read the trajectory's own parameters, so none
+// may read a parameter an input drives (whose own value is never read).
+template <class M>
+struct driven_reads_checker {
+  std::vector<bool> driven;
+  template <class Family, class Timing>
+  void operator()(const series<Family, Timing>& sr, std::size_t) const {
+    for (int e = 0; e < series<Family, Timing>::extra_parameters; ++e) {
+      const int k = sr.parameters[e].value;
+      if (k >= 0 && std::size_t(k) < driven.size() && driven[std::size_t(k)])
+        throw problem_error(std::string("fluxion: series '") + (sr.name ? sr.name : "series") + "' reads parameter " +
+                            std::to_string(k) + " (its " + Family::name + " density's parameter " +
+                            std::to_string(e + 1) + "), which an input from data drives");
+    }
+  }
+  template <class Prior>
+  void operator()(const prior_on<Prior>& pr, std::size_t k) const {
+    if (pr.parameter >= 0 && std::size_t(pr.parameter) < driven.size() && driven[std::size_t(pr.parameter)])
+      throw problem_error("fluxion: prior " + std::to_string(k) + " is on parameter " + std::to_string(pr.parameter) +
+                          ", which an input from data drives (a driven parameter is data, not fitted)");
+  }
+  void observables() const {
+    using op = jacobian_entries<M, M::jacobian::obs_p>;
+    for (std::size_t r = 0; r < M::n_observables; ++r)
+      for (int e = op::pattern.row_ptr[r]; e < op::pattern.row_ptr[r + 1]; ++e)
+        if (driven[std::size_t(op::pattern.col_idx[std::size_t(e)])])
+          throw problem_error("fluxion: observable " + std::to_string(r) + " reads parameter " +
+                              std::to_string(op::pattern.col_idx[std::size_t(e)]) +
+                              ", which an input from data drives: a log-density's observables read the "
+                              "trajectory's own parameters");
+  }
+};
+template <class M, class Lik, class Pri>
+void check_driven_reads(const ode_problem<typename M::scalar>& pr, const Lik& lik, const Pri& pri) {
+  if (!sets_params(pr.events)) return;
+  driven_reads_checker<M> check{std::vector<bool>(M::n_params, false)};
+  for (const auto& e : pr.events)
+    if (e.sets_param >= 0) check.driven[std::size_t(e.sets_param)] = true;
+  check.observables();
+  lik.each_on_host(check);
+  pri.each_on_host(check);
+}
+
 // What a checked log-density call keeps for its duration: the problem it
 // integrates points into it (per-state tolerances of the system integrated,
 // the save times of the observation timeline), so it outlives the call's
@@ -641,12 +687,12 @@ ode_problem<typename M::scalar> check_log_density(const ode_problem<typename M::
                      "the likelihood has " + std::to_string(Lik::size) + " series but " +
                          std::to_string(data.size()) + " data series were given");
   refuse_crossings(pr, "a log-density");
-  refuse_inputs(pr, "a log-density");
   check_problem(pr, M::n_states, M::n_params);
   series_checker<M> check_one{data, pr.save_times.size(), pr.t0, pr.t1};
   lik.each_on_host(check_one);
   prior_checker<M> check_prior;
   pri.each_on_host(check_prior);
+  check_driven_reads<M>(pr, lik, pri);
   setup.timeline = make_timeline<T>(pr.save_times, data);
   // The problem for the model integrated: an accumulated state's absolute
   // tolerance is the problem's atol (the given states keep theirs). The

@@ -243,7 +243,8 @@ FLUXION_HOST_DEVICE void adjoint_finish(const M& m, const ode_options<typename M
 // the parameters, then the initial state); a failed one's -inf and zeros,
 // and zeros for one whose log-density is -inf (has_gradient).
 template <class M>
-FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value, const typename M::scalar* pbar,
+FLUXION_HOST_DEVICE void write_adjoint_result(const ode_options<typename M::scalar>& o, bool ok,
+                                              typename M::scalar value, const typename M::scalar* pbar,
                                               const typename M::scalar* ybar, typename M::scalar* value_out,
                                               typename M::scalar* grad_out, std::ptrdiff_t grad_stride) {
   using T = typename M::scalar;
@@ -252,6 +253,7 @@ FLUXION_HOST_DEVICE void write_adjoint_result(bool ok, typename M::scalar value,
   const bool graded = has_gradient(ok, value);
   for (int j = 0; j < np; ++j) grad_out[std::ptrdiff_t(j) * grad_stride] = graded ? pbar[j] : T(0);
   for (int i = 0; i < n; ++i) grad_out[std::ptrdiff_t(np + i) * grad_stride] = graded ? ybar[i] : T(0);
+  zero_driven(o, grad_out, grad_stride);
 }
 
 // One trajectory's log-density and gradient by the discrete adjoint, its
@@ -287,7 +289,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_adjoint(
   } else {
     terms.fail(Lik::size);
   }
-  write_adjoint_result<M>(ok, value, pbar, ybar, value_out, grad_out, grad_stride);
+  write_adjoint_result<M>(o, ok, value, pbar, ybar, value_out, grad_out, grad_stride);
   return status;
 }
 

@@ -248,7 +248,7 @@ FLUXION_HOST_DEVICE solve_status trajectory_log_density_members(
     *value_out = ok ? value : -math::special::infinity<T>();
     if (!ok) terms.fail(Lik::size);
   } else if (c < int(M::n_params + given_states_of<M>)) {  // the given model's columns
-    grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) ? sink.grad : T(0);
+    grad_out[std::ptrdiff_t(c) * grad_stride] = has_gradient(ok, value) && !drives(o, c) ? sink.grad : T(0);
   }
   return status;
 }

@@ -33,7 +33,9 @@
 //   stepper_of<Method, M>::type::run(m, o, io, st, rec); // states and step starts
 //   ... replace the saved state at save time s by the seed there, d L / d y(t_s) ...
 //   detail::adjoint_backward<Method>(m, o, p, ps, rec, xbar, pbar, st);
-// gives xbar = d L / d x0 and adds d L / d p to pbar, for any L of the saved states.
+// gives xbar = d L / d x0 and adds d L / d p to pbar, for any L of the saved states
+// (p: the caller's own copy of the parameters when inputs drive some, which
+// the backward pass sets as the forward pass did).
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -279,9 +281,27 @@ FLUXION_HOST_DEVICE void adjoint_backward(const M& m, const ode_options<typename
   std::ptrdiff_t s_hi = std::ptrdiff_t(o.n_save) - 1;
   // The events still to undo (solve/events.hpp): those at a step's end, after
   // the seeds of the save times there (which read the state after them).
+  // Inputs from data (events that set parameters) are replayed: p, the
+  // caller's own copy of the parameters whenever o.sets_params, first takes
+  // their values at t1, and each one undone going backward gives its
+  // parameter the value of the event before it, so every step is taken
+  // back with the values it was taken with.
+  constexpr int np = int(M::n_params);
   std::ptrdiff_t e_hi = detail::takes_events<M> ? std::ptrdiff_t(o.n_events) - 1 : -1;
+  if (o.sets_params)
+    for (std::size_t k = 0; k < o.n_events && o.events[k].time <= o.t1; ++k)
+      if (o.events[k].sets_param >= 0) detail::set_driven_param<np>(o.events[k], p, ps);
   const auto undo_events = [&](T at) {
-    for (; e_hi >= 0 && o.events[e_hi].time >= at; --e_hi) detail::apply_event_transposed(o.events[e_hi], xbar, pbar);
+    for (; e_hi >= 0 && o.events[e_hi].time >= at; --e_hi) {
+      const timed_event<T>& e = o.events[e_hi];
+      if (e.sets_param >= 0) {
+        std::ptrdiff_t before = e_hi - 1;
+        while (before >= 0 && o.events[before].sets_param != e.sets_param) --before;
+        if (before >= 0) detail::set_driven_param<np>(o.events[before], p, ps);
+      } else {
+        detail::apply_event_transposed<n, np>(e, xbar, pbar);
+      }
+    }
   };
   T y[n];
   T t_new = o.t1;  // the end of step r: t1, then the start of the step after it

@@ -27,17 +27,6 @@
 #include <fluxion/math/elementary.hpp>
 #include <fluxion/solve/values.hpp>  // choose
 
-#if defined(__CUDA_ARCH__)
-#  define FLUXION_UNROLL _Pragma("unroll")
-#elif defined(__CUDACC__)
-#  define FLUXION_UNROLL  // nvcc's host pass: its front end knows no host compiler's unroll pragma
-#elif defined(__clang__)
-#  define FLUXION_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#  define FLUXION_UNROLL _Pragma("GCC unroll 16")
-#else
-#  define FLUXION_UNROLL
-#endif
 
 namespace fluxion::detail {
 

@@ -45,8 +45,10 @@
 //
 // A driven parameter's value is the table's on all of [t0, t1] (its first
 // time must be at or before t0; times before t0 and after t1 are allowed),
-// so the trajectory's own value of it is never read. Forward sensitivities
-// and log-densities do not take inputs yet (solve/problem.hpp, refuse_inputs).
+// so the trajectory's own value of it is never read: its sensitivity
+// columns and log-density gradient entries are 0, and a log-density's
+// observables, density parameters and priors may not read it (they read
+// the trajectory's own parameters; infer/log_density.hpp checks).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -178,35 +180,65 @@ struct crossing_event {
 
 namespace detail {
 
-// The event's map on a state vector z (stride 1, the values just before).
-// An event that sets a parameter changes no state (apply_event sets it).
-template <class T>
+// z[k s] for a runtime k < N. Over an array of at most 32 values, a chain of
+// compile-time indices: a GPU thread keeps such an array (a trajectory's
+// state, its parameters) in registers, which one indexed access would move
+// to its stack (48 bytes a thread for Lorenz's, ptxas). N = 0: unknown size.
+inline constexpr int max_selected_index = 32;
+template <int N, class T>
+FLUXION_HOST_DEVICE T value_at(const T* z, std::ptrdiff_t s, int k) {
+  if constexpr (N > 0 && N <= max_selected_index) {
+    T v = z[0];
+    FLUXION_UNROLL
+    for (int j = 1; j < N; ++j)
+      if (j == k) v = z[std::ptrdiff_t(j) * s];
+    return v;
+  } else {
+    return z[std::ptrdiff_t(k) * s];
+  }
+}
+template <int N, class T>
+FLUXION_HOST_DEVICE void set_at(T* z, std::ptrdiff_t s, int k, T v) {
+  if constexpr (N > 0 && N <= max_selected_index) {
+    FLUXION_UNROLL
+    for (int j = 0; j < N; ++j)
+      if (j == k) z[std::ptrdiff_t(j) * s] = v;
+  } else {
+    z[std::ptrdiff_t(k) * s] = v;
+  }
+}
+
+// The event's map on a state vector z of N values (stride 1, the values
+// just before) and NP parameters p (stride ps). An event that sets a
+// parameter changes no state (apply_event sets it).
+template <int N = 0, int NP = 0, class T>
 FLUXION_HOST_DEVICE void apply_event_to_state(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) {
   if (e.sets_param >= 0) return;
-  T v = e.scale * z[e.state] + e.shift;
-  if (e.param >= 0) v += e.param_weight * p[std::ptrdiff_t(e.param) * ps];
-  if (e.source >= 0) v += e.source_weight * z[e.source];
-  z[e.state] = v;
+  T v = e.scale * value_at<N>(z, 1, e.state) + e.shift;
+  if (e.param >= 0) v += e.param_weight * value_at<NP>(p, ps, e.param);
+  if (e.source >= 0) v += e.source_weight * value_at<N>(z, 1, e.source);
+  set_at<N>(z, 1, e.state, v);
 }
-// Its derivative on a column s of dz/d(p, x0) (column `column`: the
-// parameters first, so parameter k's column is k).
-template <class T>
+// Its derivative on a column s (N values) of dz/d(p, x0) (column `column`:
+// the parameters first, so parameter k's column is k).
+template <int N = 0, class T>
 FLUXION_HOST_DEVICE void apply_event_to_column(const timed_event<T>& e, T* s, int column) {
   if (e.sets_param >= 0) return;
-  T v = e.scale * s[e.state];
-  if (e.source >= 0) v += e.source_weight * s[e.source];
+  T v = e.scale * value_at<N>(s, 1, e.state);
+  if (e.source >= 0) v += e.source_weight * value_at<N>(s, 1, e.source);
   if (e.param >= 0 && column == e.param) v += e.param_weight;
-  s[e.state] = v;
+  set_at<N>(s, 1, e.state, v);
 }
-// Its transpose on an adjoint (backward): zbar = dL/dz after the event
-// becomes dL/dz before it, pbar (dL/dp) gains the parameter's share.
-template <class T>
+// Its transpose on an adjoint (backward): zbar (N values) = dL/dz after the
+// event becomes dL/dz before it, pbar (dL/dp, NP values) gains the
+// parameter's share.
+template <int N = 0, int NP = 0, class T>
 FLUXION_HOST_DEVICE void apply_event_transposed(const timed_event<T>& e, T* zbar, T* pbar) {
   if (e.sets_param >= 0) return;  // data: no derivative passes through it
-  const T after = zbar[e.state];
-  zbar[e.state] = e.scale * after;
-  if (e.source >= 0) zbar[e.source] += e.source_weight * after;
-  if (e.param >= 0) pbar[e.param] += e.param_weight * after;
+  const T after = value_at<N>(zbar, 1, e.state);
+  set_at<N>(zbar, 1, e.state, e.scale * after);
+  if (e.source >= 0) set_at<N>(zbar, 1, e.source, value_at<N>(zbar, 1, e.source) + e.source_weight * after);
+  if (e.param >= 0) set_at<NP>(pbar, 1, e.param, value_at<NP>(pbar, 1, e.param) + e.param_weight * after);
 }
 
 // Whether the driver applies events to a system M: a system with a member
@@ -226,17 +258,18 @@ inline constexpr bool takes_events = has_event_member<M> || requires { typename 
 // its own copy whenever the problem has such events (ode_options::sets_params:
 // the driver's registers, the lanes' arrays, a group's shared memory), never
 // the caller's buffer, so the write is to memory the integration owns.
-template <class T>
+template <int NP = 0, class T>
 FLUXION_HOST_DEVICE void set_driven_param(const timed_event<T>& e, const T* p, std::ptrdiff_t ps) {
-  const_cast<T*>(p)[std::ptrdiff_t(e.sets_param) * ps] = e.shift;  // NOLINT: see above
+  set_at<NP>(const_cast<T*>(p), ps, e.sets_param, e.shift);  // NOLINT: see above
 }
 
 template <class M>
 FLUXION_HOST_DEVICE void apply_event(const M& m, const timed_event<typename M::scalar>& e, typename M::scalar* z,
                                      const typename M::scalar* p, std::ptrdiff_t ps) {
+  constexpr int n = int(M::n_states), np = int(M::n_params);
   if constexpr (has_event_member<M>) m.apply_event(e, z, p, ps);
-  else if (e.sets_param >= 0) set_driven_param(e, p, ps);
-  else apply_event_to_state(e, z, p, ps);
+  else if (e.sets_param >= 0) set_driven_param<np>(e, p, ps);
+  else apply_event_to_state<n, np>(e, z, p, ps);
 }
 
 // The events of one trajectory still to apply: the next one's time held in

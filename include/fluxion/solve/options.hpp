@@ -6,6 +6,7 @@
 // (solve/lane_ensemble.hpp). Passed to kernels by value.
 #include <cstddef>
 
+#include <fluxion/config/macros.hpp>
 #include <fluxion/solve/events.hpp>
 
 namespace fluxion {
@@ -27,6 +28,25 @@ struct ode_options {
   const crossing_event<T>* crossings = nullptr;  // at most max_crossings (solve/crossings.hpp)
   std::size_t n_crossings = 0;
 };
+
+namespace detail {
+// Whether an input drives parameter k (some event sets it).
+template <class T>
+FLUXION_HOST_DEVICE bool drives(const ode_options<T>& o, int k) {
+  if (!o.sets_params) return false;
+  for (std::size_t i = 0; i < o.n_events; ++i)
+    if (o.events[i].sets_param == k) return true;
+  return false;
+}
+// The gradient entries of the parameters inputs drive set to 0 (entries
+// `stride` apart): the trajectory's own values of them are never read.
+template <class T>
+FLUXION_HOST_DEVICE void zero_driven(const ode_options<T>& o, T* grad, std::ptrdiff_t stride) {
+  if (!o.sets_params) return;
+  for (std::size_t i = 0; i < o.n_events; ++i)
+    if (o.events[i].sets_param >= 0) grad[std::ptrdiff_t(o.events[i].sets_param) * stride] = T(0);
+}
+}  // namespace detail
 
 // Where one trajectory reads its inputs and writes its outputs (strides in
 // values between consecutive elements or save times).

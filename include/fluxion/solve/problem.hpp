@@ -163,18 +163,6 @@ void refuse_crossings(const ode_problem<T>& pr, const char* what) {
                         "moves with the parameters (events at given times are exact)");
 }
 
-// Refuses inputs from data (events that set parameters) for a computation
-// with derivatives (forward sensitivities, log-densities): `what` names it.
-// Their values and derivatives are not yet kept apart from those of the
-// parameters the inputs drive.
-template <class T>
-void refuse_inputs(const ode_problem<T>& pr, const char* what) {
-  if (sets_params(pr.events))
-    throw problem_error(std::string("fluxion: ") + what +
-                        " does not yet take inputs from data (events that set a parameter); an integration "
-                        "without derivatives does");
-}
-
 // Checks the problem for a model of n_states states, n_params parameters
 // and n_observables observables (the indices its events name) and gives
 // the options every trajectory shares. A caller whose system takes no

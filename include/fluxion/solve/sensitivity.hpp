@@ -153,10 +153,13 @@ struct sensitivity_system {
   FLUXION_HOST_DEVICE void rhs(T t, const T* z, const T* p, T* dz) const { rhs(t, z, 1, p, 1, dz, 1); }
 
   // An event at a given time (solve/events.hpp): its map on y, its
-  // derivative on every column of S.
+  // derivative on every column of S; an input's event sets its parameter.
   FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) const {
-    detail::apply_event_to_state(e, z, p, ps);
-    for (std::size_t j = 0; j < columns; ++j) detail::apply_event_to_column(e, z + n + j * n, int(j));
+    constexpr int nm = int(n), np = int(n_params);
+    if (e.sets_param >= 0) return detail::set_driven_param<np>(e, p, ps);
+    detail::apply_event_to_state<nm, np>(e, z, p, ps);
+    FLUXION_UNROLL
+    for (std::size_t j = 0; j < columns; ++j) detail::apply_event_to_column<nm>(e, z + n + j * n, int(j));
   }
 };
 
@@ -182,7 +185,6 @@ ode_problem<T> sensitivity_problem(const ode_problem<T>& pr, std::vector<T>& ato
   using S = sensitivity_system<M>;
   ode_problem<T> out = pr;
   refuse_crossings(pr, "an integration with sensitivities");
-  refuse_inputs(pr, "an integration with sensitivities");
   check_problem(pr, M::n_states, M::n_params);
   if (!pr.atol_per_state.empty()) {
     atol.assign(S::n_states, T(0));
@@ -225,6 +227,22 @@ sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const o
   sensitivity_result<M> r;
   static_cast<ensemble_result<T>&>(r) =
       integrate(S{m}, method, aug, count, soa(std::span<const T>(z0)), p, exec);
+  // The columns of parameters an input drives are 0: the trajectory's own
+  // values of them are never read (the integration's columns for them are
+  // not derivatives of anything, and no other column reads them).
+  for (const auto& e : pr.events) {
+    if (e.sets_param < 0) continue;
+    for (std::size_t i = 0; i < M::n_states; ++i) {
+      const std::size_t row = S::sensitivity_index(i, std::size_t(e.sets_param));
+      for (std::size_t b = 0; b < count; ++b) {
+        for (std::size_t s = 0; s < r.save_count; ++s) {
+          T& v = r.saved_states[(s * r.states + row) * count + b];
+          if (v == v) v = T(0);  // (a save a failed trajectory did not reach stays NaN)
+        }
+        r.final_state[row * count + b] = T(0);
+      }
+    }
+  }
   return r;
 }
 

@@ -93,8 +93,10 @@ struct sensitivity_columns_system {
   // An event at a given time (solve/events.hpp) on this member's share: the
   // map on y (member 0), its derivative on column c (member c + 1).
   FLUXION_HOST_DEVICE void apply_event(const timed_event<T>& e, T* z, const T* p, std::ptrdiff_t ps) const {
-    if (column() < 0) detail::apply_event_to_state(e, z, p, ps);
-    else detail::apply_event_to_column(e, z, column());
+    constexpr int nm = int(n), np = int(n_params);
+    if (e.sets_param >= 0) detail::set_driven_param<np>(e, p, ps);  // every member's own copy
+    else if (column() < 0) detail::apply_event_to_state<nm, np>(e, z, p, ps);
+    else detail::apply_event_to_column<nm>(e, z, column());
   }
 };
 

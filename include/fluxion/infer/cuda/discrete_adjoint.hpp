@@ -156,7 +156,8 @@ __global__ void __launch_bounds__(FLUXION_CUDA_BLOCK_THREADS, FLUXION_ADJOINT_BA
     }
     if (!ok) terms.at(b).fail(n_series);
     else if (groups == 0) terms.at(b).clear_series(n_series);  // no save times: no terms kernel, sums of nothing
-    fluxion::detail::write_adjoint_result<M>(ok, v, pbar, ybar, value + i, gradients + i, std::ptrdiff_t(grad_stride));
+    fluxion::detail::write_adjoint_result<M>(o, ok, v, pbar, ybar, value + i, gradients + i,
+                                                std::ptrdiff_t(grad_stride));
   }
 }
 

@@ -667,10 +667,11 @@ void define_solvers(py::module_& m) {
       [names](const py::object& x0, const py::object& p, const py::object& data, const py::object& t_span,
               const py::object& save_times, const std::string& method_name, double rtol, double atol,
               const py::object& atol_per_state, double initial_step, long long max_steps, const py::object& events,
-              bool gradient, bool stats, const std::string& terms, const std::string& policy,
+              const py::object& inputs, bool gradient, bool stats, const std::string& terms, const std::string& policy,
               const py::object& threads) {
-        const detail::problem_settings settings{t_span, save_times, atol_per_state, rtol,  atol,
-                                                initial_step, max_steps, true,   false, events};
+        const detail::problem_settings settings{t_span,       save_times, atol_per_state, rtol,  atol,
+                                                initial_step, max_steps,  true,           false, events,
+                                                py::none(),   inputs};
         return detail::with_problem<B>(
             x0, p, method_name, policy, true, settings, names,
             [&]<class T>(detail::call_arrays& c, detail::problem_values<T>& pv, method how, gpu_policy pol) {
@@ -680,14 +681,16 @@ void define_solvers(py::module_& m) {
       py::arg("x0"), py::arg("p"), py::kw_only(), py::arg("data"), py::arg("t_span"),
       py::arg("save_times") = py::none(), py::arg("method") = "tsit5", py::arg("rtol") = 1e-6,
       py::arg("atol") = 1e-6, py::arg("atol_per_state") = py::none(), py::arg("initial_step") = 0.0,
-      py::arg("max_steps") = 100000, py::arg("events") = py::none(), py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
+      py::arg("max_steps") = 100000, py::arg("events") = py::none(), py::arg("inputs") = py::none(),
+      py::arg("gradient") = true, py::arg("stats") = true, py::arg("terms") = "none", py::arg("policy") = "thread",
       py::arg("threads") = py::none(),
       "The log-density of every trajectory given the data (one dict a series of the module's likelihood: a value "
       "per save time, or per time of the series' own 'times') and the priors, and its gradient (B, n_params + n_states): the parameters, then the initial states. "
       "terms='series' adds series_values (B, n_series), each series' log-likelihood; 'observations' also "
       "observation_values (B, n_series, n_save), each observation's term (0 where missing; where a series has its "
-      "own 'times', a list of one (B, n) array a series); events as integrate's (a save at an event's time reads "
-      "the state after it); stats=False leaves "
+      "own 'times', a list of one (B, n) array a series); events and inputs as integrate's (a save at an event's "
+      "time reads the state after it; a driven parameter's gradient entry is 0, and no observable, density "
+      "parameter or prior may read it); stats=False leaves "
       "the step statistics out (stats is None), work a fit does not need. A trajectory "
       "whose integration fails has value -inf (and terms -inf), gradient 0, and its status says why.");
 }
