@@ -279,24 +279,25 @@ template <class T, bool Takes = true>
 struct event_cursor {
   const timed_event<T>* events = nullptr;
   std::size_t next = 0, count = 0;
-  T time = 0;
+  // The next event's time, +infinity when none is left: the tests every
+  // step makes are one comparison each.
+  T time = T(INFINITY);
 
   event_cursor() = default;
   template <class Options>
   FLUXION_HOST_DEVICE explicit event_cursor(const Options& o)
-      : events(o.events), count(Takes ? o.n_events : 0), time(Takes && o.n_events > 0 ? o.events[0].time : T(0)) {}
+      : events(o.events), count(Takes ? o.n_events : 0), time(Takes && o.n_events > 0 ? o.events[0].time : T(INFINITY)) {}
 
-  FLUXION_HOST_DEVICE bool left() const { return Takes && next < count; }
-  FLUXION_HOST_DEVICE bool due(T t) const { return left() && time <= t; }
+  FLUXION_HOST_DEVICE bool due(T t) const { return Takes && time <= t; }
   // Where a step from t must end at the latest: the next event's time, or `to`.
-  FLUXION_HOST_DEVICE T bound(T to) const { return left() && time < to ? time : to; }
+  FLUXION_HOST_DEVICE T bound(T to) const { return Takes && time < to ? time : to; }
   // Applies the events at or before t to z (M's state vector).
   template <class M>
   FLUXION_HOST_DEVICE void apply_due(const M& m, T t, T* z, const T* p, std::ptrdiff_t ps) {
     if constexpr (Takes) {
       for (; due(t); ++next) {
         apply_event(m, events[next], z, p, ps);
-        if (next + 1 < count) time = events[next + 1].time;
+        time = next + 1 < count ? events[next + 1].time : T(INFINITY);
       }
     }
   }

@@ -153,6 +153,23 @@ class lane_ensemble {
     });
   }
 
+  // The step's dense output in lane w (for the methods that prepare one).
+  void prepare_dense(std::size_t w, T t, T h) {
+    if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, lanes_[w].stats, w); })
+      step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, lanes_[w].stats, w);
+  }
+  // A crossing inside lane w's step from t to t_new (solve/crossings.hpp);
+  // prepared: whether its dense output is.
+  [[gnu::noinline]] crossing_found<T> find_crossing(std::size_t w, T t, T t_new, T h, bool prepared) {
+    T y[n], yn[n], p[np];
+    for (int i = 0; i < n; ++i) y[i] = y_[i][w], yn[i] = ynew_[i][w];
+    for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
+    return crossing_search<M>::find(m_, o_, t, t_new, h, y, yn, p, 1, [&](T theta, T* out) {
+      if (!prepared) prepare_dense(w, t, h), prepared = true;
+      for (int i = 0; i < n; ++i) out[i] = step_.dense(theta, h, y_, ynew_, i, w);
+    });
+  }
+
   // After an attempt whose error is err (n err^2), lane w's decisions
   // (adaptive_driver::integrate's, by the same step_control and
   // save_cursor). True: its next attempt is ready; false: its trajectory
@@ -163,27 +180,16 @@ class lane_ensemble {
     const T t = t_[w], h = ln.control.h;
     bool events_now = false;
     const bool go_on = ln.control.template judge<Step, n>(o_, t, err, ln.stats, ln.status, [&](T t_new) {
-      bool prepared = false;
-      const auto prepare = [&] {
-        if constexpr (requires { step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w); })
-          if (!prepared) step_.prepare_dense(m_, t, h, y_, ynew_, &p_[0][0], 0, ln.stats, w);
-        prepared = true;
-      };
-      if (ln.saved.inside(t_new)) prepare();
+      // (The dense output prepared here, and on demand in find_crossing: a
+      // flag shared by a closure on this path cost the Robertson lanes 15%.)
+      const bool prepared = ln.saved.inside(t_new);
+      if (prepared) prepare_dense(w, t, h);
       saved_state_writer<T> sink{io};
       // A crossing (solve/crossings.hpp), as adaptive_driver::integrate
       // takes it.
       crossing_found<T> cross;
       if constexpr (takes_crossings<M>)
-        if (o_.n_crossings) {
-          T y[n], yn[n], p[np];
-          for (int i = 0; i < n; ++i) y[i] = y_[i][w], yn[i] = ynew_[i][w];
-          for (int j = 0; j < int(M::n_params); ++j) p[j] = p_[j][w];
-          cross = crossing_search<M>::find(m_, o_, t, t_new, h, y, yn, p, 1, [&](T theta, T* out) {
-            prepare();
-            for (int i = 0; i < n; ++i) out[i] = step_.dense(theta, h, y_, ynew_, i, w);
-          });
-        }
+        if (o_.n_crossings) cross = find_crossing(w, t, t_new, h, prepared);
       const bool crossed = cross.event >= 0;
       T t_now = t_new;
       if (crossed && cross.theta < T(1)) {
@@ -193,8 +199,11 @@ class lane_ensemble {
         for (int i = 0; i < n; ++i) at[i] = step_.dense(cross.theta, h, y_, ynew_, i, w);
         for (int i = 0; i < n; ++i) y_[i][w] = at[i];
       } else {
+        // (Two calls, so that the common one serves with a constant: one
+        // call with !events_now cost the Robertson lanes 15%.)
         events_now = crossed || ln.events.due(t_new);
-        ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, !events_now);
+        if (events_now) ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, false);
+        else ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, true);
         for (int i = 0; i < n; ++i) y_[i][w] = ynew_[i][w];
       }
       t_[w] = t_now;
