@@ -177,7 +177,7 @@ struct adaptive_driver {
         if constexpr (detail::records_steps<Sink, T>) sink.accepted_step(t, t_new, h, y);
         // The dense output: prepared here for the save times inside the
         // step, and on demand by a crossing's search. (A flag shared by a
-        // closure on this path cost Vern7 on Lorenz 15% on the host.)
+        // closure on this path cost Vern7 on Lorenz 5% on the host.)
         const bool inside = saved.inside(t_new);
         if constexpr (detail::prepares_dense<Step, M, T>)
           if (inside) step.prepare_dense(m, t, h, y, ynew, p, ps, st);

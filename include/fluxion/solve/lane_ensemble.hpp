@@ -180,8 +180,8 @@ class lane_ensemble {
     const T t = t_[w], h = ln.control.h;
     bool events_now = false;
     const bool go_on = ln.control.template judge<Step, n>(o_, t, err, ln.stats, ln.status, [&](T t_new) {
-      // (The dense output prepared here, and on demand in find_crossing: a
-      // flag shared by a closure on this path cost the Robertson lanes 15%.)
+      // The dense output prepared here, and on demand in find_crossing (out
+      // of line: this path stays small, which the lanes' speed depends on).
       const bool prepared = ln.saved.inside(t_new);
       if (prepared) prepare_dense(w, t, h);
       saved_state_writer<T> sink{io};
@@ -200,7 +200,7 @@ class lane_ensemble {
         for (int i = 0; i < n; ++i) y_[i][w] = at[i];
       } else {
         // (Two calls, so that the common one serves with a constant: one
-        // call with !events_now cost the Robertson lanes 15%.)
+        // call with !events_now cost Robertson's Rodas5P lanes 15-25%.)
         events_now = crossed || ln.events.due(t_new);
         if (events_now) ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, false);
         else ln.saved.template serve<L>(o_, sink, step_, n, t, t_new, h, y_, ynew_, w, true);
