@@ -650,9 +650,7 @@ struct driven_reads_checker {
 template <class M, class Lik, class Pri>
 void check_driven_reads(const ode_problem<typename M::scalar>& pr, const Lik& lik, const Pri& pri) {
   if (!sets_params(pr.events)) return;
-  driven_reads_checker<M> check{std::vector<bool>(M::n_params, false)};
-  for (const auto& e : pr.events)
-    if (e.sets_param >= 0) check.driven[std::size_t(e.sets_param)] = true;
+  driven_reads_checker<M> check{driven_parameters(pr.events, M::n_params)};
   check.observables();
   lik.each_on_host(check);
   pri.each_on_host(check);

@@ -30,11 +30,14 @@ struct ode_options {
 };
 
 namespace detail {
-// Whether an input drives parameter k (some event sets it).
+// The parameters inputs drive are those an event at or before t0 sets
+// (check_events requires each driven parameter's first event there), so
+// these read the events before t0 alone, not a whole table.
+// Whether an input drives parameter k.
 template <class T>
 FLUXION_HOST_DEVICE bool drives(const ode_options<T>& o, int k) {
   if (!o.sets_params) return false;
-  for (std::size_t i = 0; i < o.n_events; ++i)
+  for (std::size_t i = 0; i < o.n_events && o.events[i].time <= o.t0; ++i)
     if (o.events[i].sets_param == k) return true;
   return false;
 }
@@ -43,7 +46,7 @@ FLUXION_HOST_DEVICE bool drives(const ode_options<T>& o, int k) {
 template <class T>
 FLUXION_HOST_DEVICE void zero_driven(const ode_options<T>& o, T* grad, std::ptrdiff_t stride) {
   if (!o.sets_params) return;
-  for (std::size_t i = 0; i < o.n_events; ++i)
+  for (std::size_t i = 0; i < o.n_events && o.events[i].time <= o.t0; ++i)
     if (o.events[i].sets_param >= 0) grad[std::ptrdiff_t(o.events[i].sets_param) * stride] = T(0);
 }
 }  // namespace detail

@@ -118,6 +118,14 @@ template <class T>
 bool sets_params(std::span<const timed_event<T>> events) {
   return std::any_of(events.begin(), events.end(), [](const timed_event<T>& e) { return e.sets_param >= 0; });
 }
+// Which of n_params parameters inputs drive (some event sets them).
+template <class T>
+std::vector<bool> driven_parameters(std::span<const timed_event<T>> events, std::size_t n_params) {
+  std::vector<bool> driven(n_params, false);
+  for (const timed_event<T>& e : events)
+    if (e.sets_param >= 0 && std::size_t(e.sets_param) < n_params) driven[std::size_t(e.sets_param)] = true;
+  return driven;
+}
 
 // The crossing events: at most max_crossings, each on an observable the
 // model has (n_observables of them), at a finite level, its change a valid

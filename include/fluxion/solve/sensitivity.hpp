@@ -230,10 +230,11 @@ sensitivity_result<M> integrate_sensitivities(const M& m, Method method, const o
   // The columns of parameters an input drives are 0: the trajectory's own
   // values of them are never read (the integration's columns for them are
   // not derivatives of anything, and no other column reads them).
-  for (const auto& e : pr.events) {
-    if (e.sets_param < 0) continue;
+  const std::vector<bool> driven = driven_parameters(pr.events, M::n_params);
+  for (std::size_t k = 0; k < M::n_params; ++k) {
+    if (!driven[k]) continue;
     for (std::size_t i = 0; i < M::n_states; ++i) {
-      const std::size_t row = S::sensitivity_index(i, std::size_t(e.sets_param));
+      const std::size_t row = S::sensitivity_index(i, k);
       for (std::size_t b = 0; b < count; ++b) {
         for (std::size_t s = 0; s < r.save_count; ++s) {
           T& v = r.saved_states[(s * r.states + row) * count + b];
