@@ -124,20 +124,14 @@ struct adaptive_driver {
   template <class Sink>
   FLUXION_HOST_DEVICE static solve_status run(const M& m, const ode_options<T>& o, const trajectory_io<T>& io,
                                               solve_statistics& st, Sink& sink) {
-    if constexpr (np > 0 && np <= max_cached_params) {
-      T cached[np];
-      for (int j = 0; j < np; ++j) cached[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
-      return integrate(m, o, io, cached, 1, st, sink);
-    } else if constexpr (np > 0 && detail::takes_events<M>) {
-      if (o.sets_params) {
+    if constexpr (np > 0) {
+      if (np <= max_cached_params || (detail::takes_events<M> && o.sets_params)) {
         T own[np];
         for (int j = 0; j < np; ++j) own[j] = io.p[std::ptrdiff_t(j) * io.p_stride];
         return integrate(m, o, io, own, 1, st, sink);
       }
-      return integrate(m, o, io, io.p, io.p_stride, st, sink);
-    } else {
-      return integrate(m, o, io, io.p, io.p_stride, st, sink);
     }
+    return integrate(m, o, io, io.p, io.p_stride, st, sink);
   }
 
   template <class Sink>
