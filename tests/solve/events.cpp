@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "support/dosing.hpp"
+#include "support/identical_results.hpp"
 
 namespace fx = fluxion;
 using Catch::Matchers::ContainsSubstring;
@@ -70,23 +71,7 @@ fx::ensemble_result<double> run(Method method, const fx::ode_problem<double>& pr
                              fx::soa(std::span<const double>(in.p)), exec);
 }
 
-// Every saved value, final value, crossing time, status and statistic the
-// same (NaN where the other has NaN).
-bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
-void require_identical(const fx::ensemble_result<double>& one, const fx::ensemble_result<double>& lanes) {
-  REQUIRE(one.saved_states.size() == lanes.saved_states.size());
-  for (std::size_t i = 0; i < one.saved_states.size(); ++i) REQUIRE(same(one.saved_states[i], lanes.saved_states[i]));
-  for (std::size_t i = 0; i < one.final_state.size(); ++i) REQUIRE(one.final_state[i] == lanes.final_state[i]);
-  REQUIRE(one.crossing_times.size() == lanes.crossing_times.size());
-  for (std::size_t i = 0; i < one.crossing_times.size(); ++i) REQUIRE(same(one.crossing_times[i], lanes.crossing_times[i]));
-  for (std::size_t bb = 0; bb < one.status.size(); ++bb) {
-    REQUIRE(one.status[bb] == lanes.status[bb]);
-    REQUIRE(one.stats[bb].accepted == lanes.stats[bb].accepted);
-    REQUIRE(one.stats[bb].rejected == lanes.stats[bb].rejected);
-    REQUIRE(one.stats[bb].rhs_evaluations == lanes.stats[bb].rhs_evaluations);
-    REQUIRE(one.stats[bb].jacobian_evaluations == lanes.stats[bb].jacobian_evaluations);
-  }
-}
+using support::require_identical;
 
 // Per method: tolerance asked, error allowed against the closed form.
 template <class Method>

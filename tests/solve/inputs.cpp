@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "support/identical_results.hpp"
+
 namespace fx = fluxion;
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::WithinAbs;
@@ -102,16 +104,7 @@ fx::ensemble_result<T> run(Method method, const fx::ode_problem<T>& pr, const en
                              fx::soa(std::span<const T>(in.p)), exec);
 }
 
-template <class T>
-void require_identical(const fx::ensemble_result<T>& one, const fx::ensemble_result<T>& lanes) {
-  REQUIRE(one.saved_states == lanes.saved_states);
-  REQUIRE(one.final_state == lanes.final_state);
-  for (std::size_t b = 0; b < one.status.size(); ++b) {
-    REQUIRE(one.status[b] == lanes.status[b]);
-    REQUIRE(one.stats[b].accepted == lanes.stats[b].accepted);
-    REQUIRE(one.stats[b].rejected == lanes.stats[b].rejected);
-  }
-}
+using support::require_identical;
 
 template <class Method>
 struct accuracy;
