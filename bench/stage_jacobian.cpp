@@ -53,23 +53,11 @@ void emit(const char* bench, const char* form, std::size_t B, int repeats, doubl
 
 constexpr int n = sm::n_states, np = sm::n_params;
 
-// Instances of the stiff regime (as tests/compile/stage_model.cpp draws them).
-void draw(std::mt19937_64& rng, double* x, double* p) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int i = 0; i < n; ++i) x[i] = 0.05 + 2.0 * u(rng);
-  for (int c = 0; c < sm::C; ++c) {
-    p[c] = std::pow(10.0, 2.0 + 2.0 * u(rng));
-    p[sm::C + 1 + c] = std::pow(10.0, -3.0 + 2.0 * u(rng));
-  }
-  p[sm::C] = 0.5 + 1.5 * u(rng);
-  p[2 * sm::C + 1] = 0.1 + 0.9 * u(rng);
-}
-
 struct instances {
   std::vector<double> x, p;
   explicit instances(std::size_t B) : x(B * n), p(B * np) {
     std::mt19937_64 rng(41);
-    for (std::size_t b = 0; b < B; ++b) draw(rng, x.data() + b * n, p.data() + b * np);
+    for (std::size_t b = 0; b < B; ++b) sm::draw_stiff(rng, x.data() + b * n, p.data() + b * np);
   }
 };
 

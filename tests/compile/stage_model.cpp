@@ -28,19 +28,6 @@ struct flat_form {
   using M = fx::compiled<sm::flat, double>;
 };
 
-// A point of the stiff regime: states of order 1, ktr in [1e2, 1e4], Ks in
-// [0.5, 2], e in [1e-3, 1e-1], q in [0.1, 1].
-void draw(std::mt19937_64& rng, double* x, double* p) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int i = 0; i < sm::n_states; ++i) x[i] = 0.05 + 2.0 * u(rng);
-  for (int cc = 0; cc < sm::C; ++cc) {
-    p[cc] = std::pow(10.0, 2.0 + 2.0 * u(rng));
-    p[sm::C + 1 + cc] = std::pow(10.0, -3.0 + 2.0 * u(rng));
-  }
-  p[sm::C] = 0.5 + 1.5 * u(rng);
-  p[2 * sm::C + 1] = 0.1 + 0.9 * u(rng);
-}
-
 double row_scale(const double* J, int i) {
   double s = 0;
   for (int j = 0; j < sm::n_states; ++j) s = std::fmax(s, std::abs(J[i * sm::n_states + j]));
@@ -57,7 +44,7 @@ TEMPLATE_TEST_CASE("the stage model's rhs and state Jacobian match the hand tran
   constexpr int n = sm::n_states;
   for (int trial = 0; trial < 200; ++trial) {
     double x[n], p[sm::n_params], dx[n], want[n], J[n * n], Jh[n * n];
-    draw(rng, x, p);
+    sm::draw_stiff(rng, x, p);
     M{}.rhs(0.0, x, p, dx);
     sm::hand::rhs(x, p, want);
     sm::hand::jac_x(x, p, Jh);
@@ -82,7 +69,7 @@ TEMPLATE_TEST_CASE("the stage model's state Jacobian pattern is the hand Jacobia
   constexpr int n = sm::n_states;
   std::mt19937_64 rng(7);
   double x[n], p[sm::n_params], Jh[n * n];
-  draw(rng, x, p);
+  sm::draw_stiff(rng, x, p);
   sm::hand::jac_x(x, p, Jh);
   const auto pattern = fx::jacobian_pattern<M, M::jacobian::x>();
   REQUIRE(pattern.rows == std::size_t(n));

@@ -1,16 +1,19 @@
 // The Jacobian walk unrolled at compile time (Jacobians under
 // FLUXION_UNROLL_JACOBIAN_VISITS, config/tuning.hpp) against the run-time
 // walk of the same blocks: the same begin_row calls and the same entries in
-// the same (CSR) order, each with the same value expression, position and
-// index bindings, so every sink (dense values, CSR values, the pattern)
-// receives the same values bit for bit. Checked for the stiff stage model
-// (unrolled) and Model A (its observables' Jacobians unrolled, the others
-// walked at run time), every Jacobian of each.
+// the same (CSR) order, and at every entry the same value. The unrolled
+// walk evaluates each entry with its indices substituted and its zero terms
+// gone (compile/jacobian.hpp's at_fixed_indices), the run-time walk the
+// whole derivative with the indices bound: equal as numbers (== holds for
+// -0 against +0) whatever the states, parameters and scratch they read,
+// here drawn at random. Checked for the stiff stage model (unrolled) and
+// Model A (its observables' Jacobians unrolled, the others walked at run
+// time), every Jacobian of each.
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstddef>
-#include <cstring>
-#include <typeinfo>
+#include <random>
+#include <type_traits>
 #include <vector>
 
 #include "support/model_a.hpp"
@@ -20,33 +23,34 @@ namespace fx = fluxion;
 
 namespace {
 
-// One call a sink receives: begin_row (col = -1) or an entry, with the
-// value expression's and the environment's types and the environment's bytes.
+// One call a sink receives: begin_row (col = -1) or an entry and its value.
 struct event {
   std::size_t row = 0;
   std::ptrdiff_t col = -1;
-  std::size_t value_type = 0;
-  std::size_t env_type = 0;
-  std::vector<unsigned char> env;
+  double value = 0;
   bool operator==(const event&) const = default;
 };
 
+// Records every call; evaluates entries where it has a context (the value
+// walk's bound expressions), else only their positions.
+template <class Ctx>
 struct recording_sink {
   std::vector<event>* out;
-  constexpr void begin_row(std::size_t row) { out->push_back(event{row, -1, 0, 0, {}}); }
+  const Ctx* ctx = nullptr;
+  constexpr void begin_row(std::size_t row) { out->push_back(event{row, -1, 0}); }
   template <class D, class Env>
   void entry(std::size_t row, std::size_t col, const Env& e) {
-    event ev{row, std::ptrdiff_t(col), typeid(D).hash_code(), typeid(Env).hash_code(), {}};
-    ev.env.resize(sizeof(Env));
-    std::memcpy(ev.env.data(), &e, sizeof(Env));
-    out->push_back(ev);
+    double v = 0;
+    if constexpr (!std::is_same_v<Ctx, void>) v = double(D::eval(*ctx, e));
+    out->push_back(event{row, std::ptrdiff_t(col), v});
   }
 };
 
-template <class Walk>
-void same_walks(std::size_t& unrolled_entries) {
+template <class Walk, class Ctx>
+std::size_t same_walks(const Ctx* ctx) {
+  using sink = recording_sink<std::remove_const_t<Ctx>>;
   std::vector<event> fast, walked;
-  recording_sink a{&fast}, b{&walked};
+  sink a{&fast, ctx}, b{&walked, ctx};
   Walk::run(a);
   Walk::run_walked(b);
   REQUIRE(fast.size() == walked.size());
@@ -54,15 +58,25 @@ void same_walks(std::size_t& unrolled_entries) {
     INFO("event " << i << " row " << walked[i].row << " col " << walked[i].col);
     REQUIRE(fast[i] == walked[i]);
   }
-  unrolled_entries += fast.size();
+  return fast.size();
 }
 
 template <class M, fx::jacobian_kind J>
 void same_jacobian_walks() {
   using shape = typename M::template jacobian_shape<J>;
-  std::size_t n = 0;
-  same_walks<typename shape::walk>(n);
-  same_walks<typename shape::value_walk>(n);
+  using layout = typename M::layout;
+  constexpr std::size_t scratch_size = fx::block<typename shape::plan::scratch_symbols>::size;
+  std::mt19937_64 rng(20261208);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  std::size_t n = same_walks<typename shape::walk>(static_cast<const void*>(nullptr));
+  for (int draw = 0; draw < 3; ++draw) {
+    std::vector<double> x(layout::state::size), p(layout::param::size), scratch(scratch_size > 0 ? scratch_size : 1);
+    for (double& v : x) v = u(rng);
+    for (double& v : p) v = u(rng);
+    for (double& v : scratch) v = u(rng);
+    const fx::detail::eval_context<double> ctx{0.5, x.data(), 1, p.data(), 1, scratch.data()};
+    n += same_walks<typename shape::value_walk>(&ctx);
+  }
   CHECK(n > 0);
 }
 
@@ -71,7 +85,7 @@ void same_jacobian_walks() {
 TEST_CASE("stage model: the unrolled Jacobian walk makes the run-time walk's calls", "[derivatives][unrolled]") {
   using M = fx::compiled<stage_model::hierarchical, double>;
   using walk = typename M::template jacobian_shape<fx::jacobian_kind::x>::value_walk;
-  static_assert(walk::visits<recording_sink>() <= std::size_t(FLUXION_UNROLL_JACOBIAN_VISITS),
+  static_assert(walk::visits<recording_sink<void>>() <= std::size_t(FLUXION_UNROLL_JACOBIAN_VISITS),
                 "the stage model's state Jacobian is meant to be walked at compile time");
   same_jacobian_walks<M, fx::jacobian_kind::x>();
   same_jacobian_walks<M, fx::jacobian_kind::p>();

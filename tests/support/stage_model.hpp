@@ -17,7 +17,9 @@
 // Stiff with transit rates ktr up to 1e4 against eliminations e of 1e-2.
 // Layouts: X(c, k) at 5 c + k; parameters ktr[3], Ks, e[3], q (8 values).
 #pragma once
+#include <cmath>
 #include <cstddef>
+#include <random>
 #include <tuple>
 
 #include <fluxion/fluxion.hpp>
@@ -103,46 +105,66 @@ inline constexpr auto flat = [] {
 }();
 
 // --- by hand -----------------------------------------------------------------
+// Host and device; x, p and J read and written with element strides (a
+// structure-of-arrays batch on the GPU), 1 by default.
 struct hand {
   template <class T>
-  static T rate(const T* x, const T* p, int cc, int kk) {
-    return kk == 0 ? p[cc] / (T(1) + x[K * cc] / p[C]) : p[cc];
+  FLUXION_HOST_DEVICE static T rate(const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, int cc, int kk) {
+    return kk == 0 ? p[cc * ps] / (T(1) + x[K * cc * xs] / p[C * ps]) : p[cc * ps];
   }
   template <class T>
-  static void rhs(const T* x, const T* p, T* dx) {
+  FLUXION_HOST_DEVICE static void rhs(const T* x, const T* p, T* dx) {
     const T q = p[2 * C + 1];
     for (int cc = 0; cc < C; ++cc) {
       const int prev = (cc + C - 1) % C;
       for (int kk = 0; kk < K; ++kk) {
         const int i = K * cc + kk;
         T v = -p[C + 1 + cc] * x[i] + q * (x[K * prev + kk] - x[i]);
-        if (kk > 0) v += rate(x, p, cc, kk - 1) * x[i - 1];
-        if (kk < K - 1) v -= rate(x, p, cc, kk) * x[i];
+        if (kk > 0) v += rate(x, 1, p, 1, cc, kk - 1) * x[i - 1];
+        if (kk < K - 1) v -= rate(x, 1, p, 1, cc, kk) * x[i];
         dx[i] = v;
       }
     }
   }
-  // J[i * n_states + j] = d rhs_i / d x_j.
+  // J[(i * n_states + j) * js] = d rhs_i / d x_j.
   template <class T>
-  static void jac_x(const T* x, const T* p, T* J) {
-    for (int i = 0; i < n_states * n_states; ++i) J[i] = T(0);
-    const T q = p[2 * C + 1], Ks = p[C];
+  FLUXION_HOST_DEVICE static void jac_x(const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, T* J,
+                                        std::ptrdiff_t js) {
+    for (int i = 0; i < n_states * n_states; ++i) J[i * js] = T(0);
+    const T q = p[(2 * C + 1) * ps], Ks = p[C * ps];
     for (int cc = 0; cc < C; ++cc) {
       const int prev = (cc + C - 1) % C;
-      const T x0 = x[K * cc], s = T(1) + x0 / Ks;
-      const T d_first = p[cc] / (s * s);  // d (ktr x0 / (1 + x0 / Ks)) / d x0
+      const T kt = p[cc * ps], x0 = x[K * cc * xs], s = T(1) + x0 / Ks;
+      const T d_first = kt / (s * s);  // d (ktr x0 / (1 + x0 / Ks)) / d x0
       for (int kk = 0; kk < K; ++kk) {
         const int i = K * cc + kk;
-        T* row = J + i * n_states;
-        row[i] += -p[C + 1 + cc] - q;
-        row[K * prev + kk] += q;
-        if (kk == 1) row[i - 1] += d_first;
-        if (kk > 1) row[i - 1] += p[cc];
-        if (kk == 0) row[i] -= d_first;
-        if (kk > 0 && kk < K - 1) row[i] -= p[cc];
+        T* row = J + i * n_states * js;
+        row[i * js] += -p[(C + 1 + cc) * ps] - q;
+        row[(K * prev + kk) * js] += q;
+        if (kk == 1) row[(i - 1) * js] += d_first;
+        if (kk > 1) row[(i - 1) * js] += kt;
+        if (kk == 0) row[i * js] -= d_first;
+        if (kk > 0 && kk < K - 1) row[i * js] -= kt;
       }
     }
   }
+  template <class T>
+  FLUXION_HOST_DEVICE static void jac_x(const T* x, const T* p, T* J) {
+    jac_x(x, 1, p, 1, J, 1);
+  }
 };
+
+// A point of the stiff regime: states of order 1, ktr in [1e2, 1e4], Ks in
+// [0.5, 2], e in [1e-3, 1e-1], q in [0.1, 1].
+inline void draw_stiff(std::mt19937_64& rng, double* x, double* p) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int i = 0; i < n_states; ++i) x[i] = 0.05 + 2.0 * u(rng);
+  for (int cc = 0; cc < C; ++cc) {
+    p[cc] = std::pow(10.0, 2.0 + 2.0 * u(rng));
+    p[C + 1 + cc] = std::pow(10.0, -3.0 + 2.0 * u(rng));
+  }
+  p[C] = 0.5 + 1.5 * u(rng);
+  p[2 * C + 1] = 0.1 + 0.9 * u(rng);
+}
 
 }  // namespace stage_model

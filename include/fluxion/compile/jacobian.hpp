@@ -26,6 +26,7 @@
 #include <fluxion/symbolic/index.hpp>
 #include <fluxion/symbolic/simplify.hpp>
 #include <fluxion/symbolic/structure.hpp>
+#include <fluxion/symbolic/traverse.hpp>
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #  define FLUXION_UNROLLED_WALK_FLATTEN [[gnu::flatten]]
@@ -171,26 +172,22 @@ struct nonzero_blocks<Eq, ColBlock, Values, type_list<Y...>> {
 // as a type walk_step<Block, Row, Col, I...> (Block < 0: begin_row; else an
 // entry of the Block-th non-zero input block at (Row, Col), with the row's
 // and the column's variables bound to I...). Replaying the steps evaluates
-// each derivative with constant indices at a constant position: no
-// candidate search, no structure test, no environment built at run time.
+// each derivative with its indices substituted at a constant position: no
+// candidate search, no structure test, no environment built at run time,
+// and no term that is zero there.
 template <int Block, std::size_t Row, std::size_t Col, int... I>
 struct walk_step {};
 
-// env<>{} with Vars bound, in order, to the leading values given.
-template <class Vars>
-struct bound_env;
-template <>
-struct bound_env<type_list<>> {
-  template <class Env, class... I>
-  FLUXION_HOST_DEVICE static constexpr Env make(const Env& e, I...) {
-    return e;
-  }
-};
-template <class V, class... Vs>
-struct bound_env<type_list<V, Vs...>> {
-  template <class Env, class... I>
-  FLUXION_HOST_DEVICE static constexpr auto make(const Env& e, int i, I... is) {
-    return bound_env<type_list<Vs...>>::make(e.template bind<V>(i), is...);
+// What an entry of the walk evaluates at constant indices: V with Vars
+// replaced by the leading elements I... (symbolic/traverse.hpp's fixed_at),
+// simplified. Deltas, index conditions and stage nodes are resolved and the
+// terms they make zero are gone: the expression a model written out state
+// by state has there. Formed only where a sink evaluates the entry.
+template <class V, class Vars, int... I>
+struct at_fixed_indices {
+  template <class C, class E>
+  FLUXION_HOST_DEVICE static constexpr auto eval(const C& c, const E& e) {
+    return fixed_at_t<V, Vars, I...>::eval(c, e);
   }
 };
 
@@ -310,8 +307,8 @@ struct unrolled_rows<Row, Vars, type_list<B...>> {
       s.begin_row(Rw);
     } else {
       using blk = at_t<blocks, std::size_t(Block)>;
-      s.template entry<typename blk::value>(Rw, Col,
-                                            bound_env<concat_t<Vars, typename blk::vars>>::make(env<>{}, I...));
+      s.template entry<at_fixed_indices<typename blk::value, concat_t<Vars, typename blk::vars>, I...>>(Rw, Col,
+                                                                                                      env<>{});
     }
   }
   // Host compilers would call a long derivative out of line with the

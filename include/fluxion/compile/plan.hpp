@@ -238,6 +238,40 @@ struct rewrite_chain {
   using type = typename decltype(pick())::type;  // void: no regrouping pays
 };
 
+// --- index deltas kept out of hoisted subexpressions ----------------------------------
+// A derivative's product carries Kronecker deltas of the entry's indices
+// (-ktr[c] delta(c, j) delta(0, m) / pow(1 + X[c, 0] / Ks, 2) in the stage
+// model): hoisted with them, it would be tabulated over the input's
+// variables as well (45 values for the 3 that are not zero). The deltas
+// stay where the product is read and the rest is hoisted over its own
+// variables. A delta is 0 or 1, so a product by it that was 1 is unchanged
+// to the bit, and one that was 0 is still 0 (for finite factors).
+template <class F>
+struct is_delta_factor : std::false_type {};
+template <class I, class J>
+struct is_delta_factor<factor<kdelta<I, J>, false>> : std::true_type {};
+template <class F>
+struct is_other_factor : std::bool_constant<!is_delta_factor<F>::value> {};
+
+// E as deltas (direct factors) times the rest; no deltas for other nodes.
+template <class E>
+struct delta_split {
+  using deltas = type_list<>;
+  using rest = E;
+};
+template <class Op, class A, class B>
+  requires(std::is_same_v<Op, op::mul> || std::is_same_v<Op, op::div>)
+struct delta_split<binary<Op, A, B>> {
+  using factors = typename factors_of<binary<Op, A, B>>::type;
+  using deltas = filter_t<is_delta_factor, factors>;
+  using rest = typename quotient_expr<filter_t<is_other_factor, factors>>::type;
+};
+template <class A>
+struct delta_split<unary<op::neg, A>> {
+  using deltas = typename delta_split<A>::deltas;
+  using rest = unary<op::neg, typename delta_split<A>::rest>;
+};
+
 // --- rewriting the children of a node -------------------------------------------------
 // Each child hoisted in the same scope (leaves stay as they are), but for
 // products, quotients and reductions (below).
@@ -323,6 +357,11 @@ struct hoist {
   static constexpr auto pick() {
     if constexpr (!costly<E>::value) {
       return hoisted_expr<E, type_list<>>{};
+    } else if constexpr (delta_split<E>::deltas::size != 0) {
+      using rest = hoist<typename delta_split<E>::rest, Scope, Chain>;
+      using deltas = typename delta_split<E>::deltas;
+      return hoisted_expr<product_expr_t<concat_t<deltas, type_list<factor<typename rest::type, false>>>>,
+                          typename rest::aliases>{};
     } else if constexpr (std::conjunction_v<std::negation<truth_valued<E>>, invariant_in_scope<E, Scope>>) {
       using vars = free_vars_t<E>;
       using body = rewrite<E, vars>;

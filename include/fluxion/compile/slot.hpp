@@ -11,6 +11,7 @@
 #include <fluxion/detail/mp.hpp>
 #include <fluxion/layout/block.hpp>
 #include <fluxion/symbolic/index.hpp>
+#include <fluxion/symbolic/traverse.hpp>
 
 namespace fluxion::detail {
 
@@ -56,6 +57,19 @@ struct slot_ref {
     }
     return c.template load<Src>(offset(e));
   }
+};
+
+// A slot with an index variable substituted (a Jacobian entry at constant
+// indices, compile/jacobian.hpp): zero where a shifted index becomes an
+// element outside its space, as the slot reads there.
+template <class I, class From, class To>
+inline constexpr bool shifted_outside = false;
+template <class V, int O, int N>
+inline constexpr bool shifted_outside<ishift<V, O>, V, ifix<N>> = N + O < 0 || N + O >= V::space::extent;
+template <source Src, std::size_t Base, class Addressing, class... I, class From, class To>
+struct subst<slot_ref<Src, Base, Addressing, I...>, From, To> {
+  using type = if_t<(shifted_outside<I, From, To> || ...), zero,
+                    slot_ref<Src, Base, Addressing, typename subst_index<I, From, To>::type...>>;
 };
 
 // How Sym's indices address Block: by strides where Block interleaves it,

@@ -142,6 +142,40 @@ struct subst<reduce<Op, V, A>, From, To> {
   }
   using type = typename decltype(pick())::type;
 };
+// A stage node whose variable becomes a fixed element is resolved now:
+// at_previous reads its child one stage back (zero at the first stage),
+// if_next its child where a next stage exists (zero at the last).
+template <class V, class A, int N>
+struct subst<at_previous<V, A>, V, ifix<N>> {
+  static constexpr auto pick() {
+    if constexpr (N == 0) return type_identity<zero>{};
+    else return type_identity<subst_t<A, V, ifix<N - 1>>>{};
+  }
+  using type = typename decltype(pick())::type;
+};
+template <class V, class A, int N>
+struct subst<if_next<V, A>, V, ifix<N>> {
+  static constexpr auto pick() {
+    if constexpr (N + 1 >= V::space::extent) return type_identity<zero>{};
+    else return type_identity<subst_t<A, V, ifix<N>>>{};
+  }
+  using type = typename decltype(pick())::type;
+};
+// Every variable of Vars replaced by the fixed element given for it (the
+// elements name no variable, so one after the other is safe).
+template <class E, class Vars, int... N>
+struct fixed_at;
+template <class E, int... N>
+struct fixed_at<E, type_list<>, N...> {
+  using type = E;
+};
+template <class E, class V, class... Vs, int N0, int... N>
+struct fixed_at<E, type_list<V, Vs...>, N0, N...> {
+  using type = typename fixed_at<subst_t<E, V, ifix<N0>>, type_list<Vs...>, N...>::type;
+};
+template <class E, class Vars, int... N>
+using fixed_at_t = typename fixed_at<E, Vars, N...>::type;
+
 // Whether index I is a fixed element outside Space (what a shift becomes
 // when its variable is replaced by a fixed element: X(s - 2) read at s = 1).
 template <class Space, class I>
