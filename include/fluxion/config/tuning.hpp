@@ -45,6 +45,13 @@
 //                                              extents and in the number of equations
 //                                              (bench/stage_jacobian.cpp)
 //
+// Rosenbrock iteration matrices (solve/iteration_matrix.hpp)
+//
+//   FLUXION_SPARSE_LU_MAX_ORDER            64  models of 9 to this many states whose state Jacobian,
+//                                              filled in, holds at most half of the N x N entries
+//                                              factor W = diag - J by its compile-time pattern
+//                                              (solve/sparse_lu.hpp); 0 keeps every W dense
+//
 // Host batches (exec/detail/soa.hpp, exec/detail/streaming.hpp)
 //
 //   FLUXION_TILE_FROM_STRIDE_BYTES       4096  structure-of-arrays batches go through tiles when
@@ -88,4 +95,7 @@
 #endif
 #ifndef FLUXION_UNROLL_JACOBIAN_VISITS
 #  define FLUXION_UNROLL_JACOBIAN_VISITS 256
+#endif
+#ifndef FLUXION_SPARSE_LU_MAX_ORDER
+#  define FLUXION_SPARSE_LU_MAX_ORDER 64
 #endif

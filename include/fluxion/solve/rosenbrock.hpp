@@ -4,7 +4,8 @@
 // (evaluated once per accepted point, kept through rejections) and, for
 // models that read t, its exact partial derivative in time (rhs_dt; zero
 // and skipped at compile time for autonomous models). The iteration matrix
-// is dense and factored by one thread (detail::dense_lu): the limit is the
+// is factored by one thread, dense with partial pivoting or by the state
+// Jacobian's sparse pattern (solve/iteration_matrix.hpp): the limit is the
 // thread's memory, checked where a launcher instantiates it.
 //
 // Each step is written once over its value type V (solve/values.hpp): T for
@@ -16,10 +17,11 @@
 // trajectory alone), count its work the same way (count_attempt) and
 // interpolate with the same dense(), one lane w at a time.
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <fluxion/config/macros.hpp>
-#include <fluxion/solve/dense_lu.hpp>
+#include <fluxion/solve/iteration_matrix.hpp>
 #include <fluxion/solve/driver.hpp>
 #include <fluxion/solve/error_norm.hpp>
 #include <fluxion/solve/explicit_rk.hpp>
@@ -38,10 +40,16 @@ struct linearization {
   using cell = typename values::cell;
   static constexpr int N = int(M::n_states);
   static constexpr bool autonomous = M::autonomous;
-  cell J[N][N];
+  static constexpr bool sparse = is_sparse_lu<iteration_lu<M, V>>;
+  // One trajectory with a sparse W keeps J's structural non-zeros alone,
+  // in CSR order (the pattern's); lanes keep J dense (row-major).
+  static constexpr bool csr = sparse && std::is_same_v<cell, V>;
+  static constexpr std::size_t jacobian_cells = csr ? state_jacobian_pattern<M>.nnz : std::size_t(N) * N;
+  cell J[jacobian_cells > 0 ? jacobian_cells : 1];
   cell dT[autonomous ? 1 : N];
   FLUXION_HOST_DEVICE void evaluate(const M& m, V t, const cell* y, const T* p, std::ptrdiff_t ps) {
-    values::jacobian(m, t, y, p, ps, &J[0][0]);
+    if constexpr (csr) m.template jacobian_values<M::jacobian::x>(t, y, 1, p, ps, J, 1);
+    else values::jacobian(m, t, y, p, ps, J);
     if constexpr (!autonomous) values::rhs_dt(m, t, y, p, ps, dT);
   }
   FLUXION_HOST_DEVICE void at(const M& m, V t, const cell* y, const T* p, std::ptrdiff_t ps, solve_statistics& st) {
@@ -57,10 +65,19 @@ struct linearization {
     if constexpr (autonomous) return x;
     else return x + coefficient * values::load(dT[i]);
   }
-  // W = diag - J, factored; whether it is regular (lane by lane).
-  FLUXION_HOST_DEVICE typename values::truth factor(dense_lu<V, N>& W, V diag) const {
-    for (int r = 0; r < N; ++r)
-      for (int c = 0; c < N; ++c) W.a[r][c] = r == c ? diag - values::load(J[r][c]) : -values::load(J[r][c]);
+  // W = diag - J, factored (solve/iteration_matrix.hpp); whether it is
+  // regular (lane by lane).
+  template <class LU>
+  FLUXION_HOST_DEVICE typename values::truth factor(LU& W, V diag) const {
+    if constexpr (csr) {
+      W.assign(diag, [this](int, int, int e) { return J[e]; });
+    } else if constexpr (sparse) {
+      W.assign(diag, [this](int r, int c, int) { return values::load(J[r * N + c]); });
+    } else {
+      for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c)
+          W.a[r][c] = r == c ? diag - values::load(J[r * N + c]) : -values::load(J[r * N + c]);
+    }
     return W.factor();
   }
 };
@@ -95,7 +112,7 @@ struct rosenbrock23_step {
   static constexpr double max_growth = rosenbrock23::max_growth;
 
   detail::linearization<M, V> lin;
-  detail::dense_lu<V, n> W;
+  detail::iteration_lu<M, V> W;
   cell F0[n], F1[n], F2[n], k1[n], k2[n], k3[n];
   typename values::truth regular;  // whether the last trial's W was regular (lane by lane)
 
@@ -195,7 +212,7 @@ struct rodas_step {
   static constexpr double max_growth = Method::max_growth;
 
   detail::linearization<M, V> lin;
-  detail::dense_lu<V, n> W;
+  detail::iteration_lu<M, V> W;
   cell k[S][n];
   typename values::truth regular;  // whether the last trial's W was regular (lane by lane)
 
