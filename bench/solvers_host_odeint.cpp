@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <exception>
 #include <utility>
+#include <vector>
 
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/ublas/matrix.hpp>
@@ -95,7 +96,49 @@ steps lorenz(const double u0[3], const double p[3], double tol, double out[3], l
   return s;
 }
 
+// A system given by plain functions over uBLAS vectors and matrices
+// (contiguous storage, read and written in place).
+struct plain_rhs {
+  rhs_function f;
+  const double* p;
+  void operator()(const vec& y, vec& dy, double) const { f(&y.data()[0], p, &dy.data()[0]); }
+};
+struct plain_jacobian {
+  jacobian_function jac;
+  const double* p;
+  long* evals;
+  std::vector<double>* J;  // row-major scratch
+  void operator()(const vec& y, mat& out, double, vec& dfdt) const {
+    ++*evals;
+    jac(&y.data()[0], p, J->data());
+    const std::size_t n = y.size();
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t c = 0; c < n; ++c) out(r, c) = (*J)[r * n + c];
+    for (std::size_t r = 0; r < n; ++r) dfdt[r] = 0;
+  }
+};
+
 }  // namespace
+
+steps system_rosenbrock4(int n, rhs_function rhs, jacobian_function jac, const double* x0, const double* p, double t1,
+                         double first_step, double atol, double rtol, double* out) {
+  vec y(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) y[std::size_t(i)] = x0[i];
+  std::vector<double> J(std::size_t(n) * std::size_t(n));
+  long evals = 0;
+  steps s;
+  try {
+    s.accepted = long(odeint::integrate_adaptive(odeint::make_controlled<odeint::rosenbrock4<double>>(atol, rtol),
+                                                 std::make_pair(plain_rhs{rhs, p}, plain_jacobian{jac, p, &evals, &J}),
+                                                 y, 0.0, t1, first_step));
+    s.rejected = evals - s.accepted;
+  } catch (const std::exception&) {
+    s = {0, 0, false};
+    for (int i = 0; i < n; ++i) y[std::size_t(i)] = NAN;
+  }
+  for (int i = 0; i < n; ++i) out[i] = y[std::size_t(i)];
+  return s;
+}
 
 steps lorenz_dopri5(const double u0[3], const double p[3], double tol, double out[3]) {
   return lorenz<odeint::runge_kutta_dopri5<lorenz_state>>(u0, p, tol, out, 6, 1);

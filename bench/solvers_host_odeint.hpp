@@ -24,4 +24,14 @@ steps lorenz_fehlberg78(const double u0[3], const double p[3], double tol, doubl
 // [0, 1e5], first step 1e-6: rosenbrock4 with its controller.
 steps robertson_rosenbrock4(const double k[3], double atol, double rtol, double out[3]);
 
+// An autonomous system of n states given by plain functions, rhs(x, p, dx)
+// and its dense Jacobian jac(x, p, J) (row-major n x n), from x0 over t in
+// [0, t1], first step first_step: rosenbrock4 with its controller (the
+// stiff stage model of tests/support/stage_model.hpp, written by hand, in
+// fluxion-bench-stage).
+using rhs_function = void (*)(const double* x, const double* p, double* dx);
+using jacobian_function = void (*)(const double* x, const double* p, double* J);
+steps system_rosenbrock4(int n, rhs_function rhs, jacobian_function jac, const double* x0, const double* p, double t1,
+                         double first_step, double atol, double rtol, double* out);
+
 }  // namespace odeint_peer

@@ -40,23 +40,6 @@ static_assert(!fx::detail::is_sparse_lu<fx::detail::iteration_lu<fx::compiled<st
 
 constexpr int n = sm::n_states, np = sm::n_params;
 
-// x(t1) from x0 by classical RK4 at step h (t1 / h steps), the hand rhs.
-std::vector<double> rk4_reference(const double* x0, const double* p, double t1, double h) {
-  std::vector<double> x(x0, x0 + n), k1(n), k2(n), k3(n), k4(n), tmp(n);
-  const long steps = std::lround(t1 / h);
-  for (long s = 0; s < steps; ++s) {
-    sm::hand::rhs(x.data(), p, k1.data());
-    for (int i = 0; i < n; ++i) tmp[i] = x[i] + 0.5 * h * k1[i];
-    sm::hand::rhs(tmp.data(), p, k2.data());
-    for (int i = 0; i < n; ++i) tmp[i] = x[i] + 0.5 * h * k2[i];
-    sm::hand::rhs(tmp.data(), p, k3.data());
-    for (int i = 0; i < n; ++i) tmp[i] = x[i] + h * k3[i];
-    sm::hand::rhs(tmp.data(), p, k4.data());
-    for (int i = 0; i < n; ++i) x[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
-  }
-  return x;
-}
-
 struct batch {
   std::size_t B;
   std::vector<double> x0, p;  // structure of arrays
@@ -98,7 +81,7 @@ template <class M, class Method>
 double fixed_step_order(Method method) {
   const double x0[n] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.5, 0.5, 0.5, 0.5, 0.5, 0.1, 0.3, 0.9, 0.7, 0.2};
   const double p[np] = {1.5, 2.0, 3.0, 0.7, 0.1, 0.2, 0.3, 0.5};  // ktr[3], Ks, e[3], q
-  const auto ref = rk4_reference(x0, p, 2.0, 1e-4);
+  const auto ref = sm::rk4_final(x0, p, 2.0, 1e-4);
   const double steps[] = {0.2, 0.1, 0.05};
   double err[3];
   for (int s = 0; s < 3; ++s) {
@@ -129,7 +112,7 @@ TEST_CASE("Rosenbrock methods with the sparse iteration matrix integrate the sti
   const batch in(6);
   const double t1 = 1.0;
   std::vector<std::vector<double>> ref;
-  for (std::size_t b = 0; b < in.B; ++b) ref.push_back(rk4_reference(&in.x0_row[b * n], &in.p_row[b * np], t1, 2e-5));
+  for (std::size_t b = 0; b < in.B; ++b) ref.push_back(sm::rk4_final(&in.x0_row[b * n], &in.p_row[b * np], t1, 2e-5));
   matches_reference<hierarchical>(fx::rodas5p{}, in, t1, ref);
   matches_reference<flat>(fx::rodas5p{}, in, t1, ref);
   matches_reference<hierarchical>(fx::rosenbrock23{}, in, t1, ref);

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <random>
 #include <tuple>
+#include <vector>
 
 #include <fluxion/fluxion.hpp>
 
@@ -153,6 +154,24 @@ struct hand {
     jac_x(x, 1, p, 1, J, 1);
   }
 };
+
+// x(t1) from x0 by classical RK4 of hand::rhs at step h (t1 / h steps): a
+// reference for the solvers, at a step far below the fastest time scale.
+inline std::vector<double> rk4_final(const double* x0, const double* p, double t1, double h) {
+  std::vector<double> x(x0, x0 + n_states), k1(n_states), k2(n_states), k3(n_states), k4(n_states), tmp(n_states);
+  const long steps = std::lround(t1 / h);
+  for (long s = 0; s < steps; ++s) {
+    hand::rhs(x.data(), p, k1.data());
+    for (int i = 0; i < n_states; ++i) tmp[i] = x[i] + 0.5 * h * k1[i];
+    hand::rhs(tmp.data(), p, k2.data());
+    for (int i = 0; i < n_states; ++i) tmp[i] = x[i] + 0.5 * h * k2[i];
+    hand::rhs(tmp.data(), p, k3.data());
+    for (int i = 0; i < n_states; ++i) tmp[i] = x[i] + h * k3[i];
+    hand::rhs(tmp.data(), p, k4.data());
+    for (int i = 0; i < n_states; ++i) x[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  }
+  return x;
+}
 
 // A point of the stiff regime: states of order 1, ktr in [1e2, 1e4], Ks in
 // [0.5, 2], e in [1e-3, 1e-1], q in [0.1, 1].
