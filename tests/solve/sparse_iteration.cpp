@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "support/brusselator_line.hpp"
 #include "support/identical_results.hpp"
 #include "support/stage_model.hpp"
 #include "support/stiff_models.hpp"
@@ -96,6 +97,12 @@ double fixed_step_order(Method method) {
   return std::log2(err[0] / err[2]) / 2;
 }
 
+
+// The Brusselator line's W: 64 states, 314 entries after fill-in (of 4096).
+using brusselator = fx::compiled<brusselator_line::model, double>;
+static_assert(fx::detail::is_sparse_lu<fx::detail::iteration_lu<brusselator, double>>);
+static_assert(fx::detail::iteration_lu<brusselator, double>::nnz_filled == 314);
+
 }  // namespace
 
 TEST_CASE("Rosenbrock23 converges with order 2 and Rodas5P with order 5 with the sparse iteration matrix",
@@ -126,4 +133,36 @@ TEST_CASE("the sparse iteration matrix in SIMD lanes: the steps and values of on
                              integrate<hierarchical>(fx::rodas5p{}, in, 10.0, true));
   support::require_identical(integrate<hierarchical>(fx::rosenbrock23{}, in, 10.0, false),
                              integrate<hierarchical>(fx::rosenbrock23{}, in, 10.0, true));
+}
+
+TEST_CASE("a Brusselator line of 64 states: Rodas5P and Rosenbrock23 with the sparse iteration matrix",
+          "[stiff][sparse]") {
+  constexpr int m = 2 * brusselator_line::N;
+  const std::size_t B = 5;
+  std::vector<double> x0(m * B), p(3 * B);
+  std::vector<std::vector<double>> ref;
+  for (std::size_t b = 0; b < B; ++b) {
+    std::vector<double> xb(m), pb(3);
+    brusselator_line::initial(1.0 + 0.05 * double(b), 3.0 + 0.1 * double(b), xb.data(), pb.data());
+    for (int j = 0; j < m; ++j) x0[j * B + b] = xb[j];
+    for (int j = 0; j < 3; ++j) p[j * B + b] = pb[j];
+    ref.push_back(brusselator_line::rk4(xb, pb.data(), 10.0, 1e-3));
+  }
+  const fx::ode_problem<double> pr{.t0 = 0, .t1 = 10, .rtol = 1e-8, .atol = 1e-10};
+  const auto check = [&](const fx::ensemble_result<double>& r) {
+    REQUIRE(r.all_succeeded());
+    for (std::size_t b = 0; b < B; ++b)
+      for (int j = 0; j < m; ++j) {
+        INFO("trajectory " << b << " state " << j);
+        CHECK(std::abs(r.final_state[j * B + b] - ref[b][j]) <= 1e-5 * std::abs(ref[b][j]) + 1e-8);
+      }
+  };
+  for (bool lanes : {false, true}) {
+    fx::host::threads th(1, 1);
+    th.simd_lanes = lanes;
+    check(fx::host::integrate(brusselator{}, fx::rodas5p{}, pr, B, fx::soa(std::span<const double>(x0)),
+                              fx::soa(std::span<const double>(p)), th));
+    check(fx::host::integrate(brusselator{}, fx::rosenbrock23{}, pr, B, fx::soa(std::span<const double>(x0)),
+                              fx::soa(std::span<const double>(p)), th));
+  }
 }
