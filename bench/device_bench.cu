@@ -12,21 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "device_timing.hpp"
 #include "support/model_a.hpp"
 
 namespace fx = fluxion;
 
 namespace {
 
-template <class T>
-struct device_vec {
-  T* ptr = nullptr;
-  std::size_t n;
-  explicit device_vec(std::size_t count) : n(count) { fx::detail::check_cuda(cudaMalloc(&ptr, count * sizeof(T)), "cudaMalloc"); }
-  ~device_vec() { cudaFree(ptr); }
-  std::span<T> span() { return {ptr, n}; }
-  std::span<const T> cspan() const { return {ptr, n}; }
-};
+using bench::device_vec;
+using bench::median_ms;
 
 template <class T>
 void fill(device_vec<T>& v, unsigned seed, double lo, double hi) {
@@ -35,29 +29,6 @@ void fill(device_vec<T>& v, unsigned seed, double lo, double hi) {
   std::uniform_real_distribution<double> u(lo, hi);
   for (auto& e : h) e = T(u(g));
   fx::detail::check_cuda(cudaMemcpy(v.ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-}
-
-template <class F>
-double median_ms(F&& launch, int reps = 30) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) launch();
-  cudaDeviceSynchronize();
-  std::vector<float> ts;
-  for (int i = 0; i < reps; ++i) {
-    cudaEventRecord(a);
-    launch();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    ts.push_back(ms);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ts.begin(), ts.end());
-  return ts[ts.size() / 2];
 }
 
 template <class T>

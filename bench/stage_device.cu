@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "device_timing.hpp"
 #include "support/stage_model.hpp"
 
 namespace fx = fluxion;
@@ -28,42 +29,10 @@ namespace sm = stage_model;
 
 namespace {
 
+using bench::device_vec;
+using bench::median_ms;
+
 constexpr int n = sm::n_states, np = sm::n_params;
-
-template <class T>
-struct device_vec {
-  T* ptr = nullptr;
-  std::size_t size;
-  explicit device_vec(std::size_t count) : size(count) {
-    fx::detail::check_cuda(cudaMalloc(&ptr, count * sizeof(T)), "cudaMalloc");
-  }
-  ~device_vec() { cudaFree(ptr); }
-  device_vec(const device_vec&) = delete;
-  device_vec& operator=(const device_vec&) = delete;
-};
-
-template <class F>
-double median_ms(F&& launch, int reps) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  for (int i = 0; i < 2; ++i) launch();
-  fx::detail::check_cuda(cudaDeviceSynchronize(), "warm-up");
-  std::vector<float> ts;
-  for (int i = 0; i < reps; ++i) {
-    cudaEventRecord(a);
-    launch();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    ts.push_back(ms);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(ts.begin(), ts.end());
-  return ts[ts.size() / 2];
-}
 
 // The dense state Jacobian of one instance of a structure-of-arrays batch
 // (element stride N), by fluxion (Form::model) or by hand.
@@ -89,7 +58,7 @@ template <class Form>
 void jacobian(const char* form, const device_vec<double>& x, const device_vec<double>& p, device_vec<double>& J,
               std::size_t N) {
   const unsigned threads = 128, blocks = unsigned((N + threads - 1) / threads);
-  const double ms = median_ms([&] { jac_kernel<Form><<<blocks, threads>>>(x.ptr, p.ptr, J.ptr, N); }, 30);
+  const double ms = median_ms([&] { jac_kernel<Form><<<blocks, threads>>>(x.ptr, p.ptr, J.ptr, N); });
   fx::detail::check_cuda(cudaGetLastError(), "jac_kernel");
   std::printf("{\"bench\": \"jac_x_dense\", \"form\": \"%s\", \"dtype\": \"f64\", \"N\": %zu, \"ms\": %.4f}\n", form,
               N, ms);

@@ -106,12 +106,12 @@ inline constexpr auto flat = [] {
 }();
 
 // --- by hand -----------------------------------------------------------------
-// Host and device; x, p and J read and written with element strides (a
-// structure-of-arrays batch on the GPU), 1 by default.
+// Host and device; jac_x also with element strides for x, p and J (a
+// structure-of-arrays batch on the GPU).
 struct hand {
   template <class T>
-  FLUXION_HOST_DEVICE static T rate(const T* x, std::ptrdiff_t xs, const T* p, std::ptrdiff_t ps, int cc, int kk) {
-    return kk == 0 ? p[cc * ps] / (T(1) + x[K * cc * xs] / p[C * ps]) : p[cc * ps];
+  FLUXION_HOST_DEVICE static T rate(const T* x, const T* p, int cc, int kk) {
+    return kk == 0 ? p[cc] / (T(1) + x[K * cc] / p[C]) : p[cc];
   }
   template <class T>
   FLUXION_HOST_DEVICE static void rhs(const T* x, const T* p, T* dx) {
@@ -121,8 +121,8 @@ struct hand {
       for (int kk = 0; kk < K; ++kk) {
         const int i = K * cc + kk;
         T v = -p[C + 1 + cc] * x[i] + q * (x[K * prev + kk] - x[i]);
-        if (kk > 0) v += rate(x, 1, p, 1, cc, kk - 1) * x[i - 1];
-        if (kk < K - 1) v -= rate(x, 1, p, 1, cc, kk) * x[i];
+        if (kk > 0) v += rate(x, p, cc, kk - 1) * x[i - 1];
+        if (kk < K - 1) v -= rate(x, p, cc, kk) * x[i];
         dx[i] = v;
       }
     }
